@@ -1,0 +1,13 @@
+//! strata: a schema-first content API.
+//!
+//! Teams describe their content types as Strapi v5 `schema.json` files; strata loads them
+//! into a typed model ([`schema`]) with Strapi's exact database layout, and serves them
+//! with Strapi v5's REST content API.
+//!
+//! This crate is the facade: it re-exports the engine ([`strata_runtime`]) and hosts the
+//! `strata` command-line tool.
+
+pub use strata_runtime::*;
+
+/// The engine crate, for paths like `strata::runtime::schema::Model`.
+pub use strata_runtime as runtime;

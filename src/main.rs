@@ -1,0 +1,9 @@
+//! The `strata` command-line tool.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::run()
+}
