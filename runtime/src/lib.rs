@@ -5,4 +5,5 @@
 //!
 //! See `ARCHITECTURE.md` at the repository root for the map of the whole system.
 
+pub mod query;
 pub mod schema;

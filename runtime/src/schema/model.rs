@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::layout::{RelationStorage, SchemaLayout};
 
 /// Index of a schema (content type or component) inside a [`Model`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SchemaId(pub(crate) u32);
 
 impl SchemaId {

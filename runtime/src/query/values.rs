@@ -1,0 +1,298 @@
+//! Value coercion as Strapi does it: JavaScript's `Number()`, lodash-style truthiness for
+//! booleans, `YYYY-MM-DD` dates, ISO 8601 or epoch datetimes and `HH:mm:ss.SSS` times.
+//! Pure functions over strings; no allocation beyond the result.
+
+/// JavaScript `Number(s)` after trimming, restricted to finite results: decimal literals
+/// with exponent, `0x`/`0o`/`0b` integers and a leading sign on decimals. `None` where JS
+/// gives `NaN` or an infinity, and for the empty string (Strapi rejects it).
+pub fn js_number(s: &str) -> Option<f64> {
+    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if t.is_empty() {
+        return None;
+    }
+    let radix = |p: &str, r: u32| -> Option<f64> {
+        if p.is_empty() || !p.chars().all(|c| c.is_digit(r)) {
+            return None;
+        }
+        u128::from_str_radix(p, r).ok().map(|v| v as f64)
+    };
+    let lower = t.get(..2).map(str::to_ascii_lowercase);
+    match lower.as_deref() {
+        Some("0x") => return radix(&t[2..], 16),
+        Some("0o") => return radix(&t[2..], 8),
+        Some("0b") => return radix(&t[2..], 2),
+        _ => {}
+    }
+    // Rust's float grammar is JS's decimal grammar plus `inf`/`nan`/`infinity` words,
+    // which we refuse (JS only knows `Infinity`, which is not finite anyway).
+    if t.chars()
+        .any(|c| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')))
+    {
+        return None;
+    }
+    let v: f64 = t.parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// Formats a number the way JavaScript's `String(n)` does for the values we print
+/// (integers without `.0`, shortest round-trip digits otherwise).
+pub fn js_number_string(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v == v.trunc() && v.abs() < 1e21 {
+        return format!("{}", v as i128);
+    }
+    format!("{v}")
+}
+
+/// Strapi's boolean parse with JS truthiness: `true/t/1` → true, `false/f/0` → false,
+/// the empty string → false, anything else → true.
+pub fn truthy(s: &str) -> bool {
+    match s {
+        "true" | "t" | "1" => true,
+        "false" | "f" | "0" | "" => false,
+        _ => true,
+    }
+}
+
+/// The strict boolean forms only (`true/t/1`, `false/f/0`).
+pub fn strict_bool(s: &str) -> Option<bool> {
+    match s {
+        "true" | "t" | "1" => Some(true),
+        "false" | "f" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// A biginteger: optional sign and digits.
+pub fn big_int(s: &str) -> Option<String> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())).then(|| s.to_string())
+}
+
+fn two(s: &str, at: usize) -> Option<u32> {
+    let b = s.as_bytes();
+    let (a, c) = (*b.get(at)?, *b.get(at + 1)?);
+    (a.is_ascii_digit() && c.is_ascii_digit())
+        .then(|| u32::from(a - b'0') * 10 + u32::from(c - b'0'))
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        _ => 28,
+    }
+}
+
+/// Parses `YYYY-MM-DD` at the start of `s`; returns (year, month, day).
+fn ymd(s: &str) -> Option<(i64, u32, u32)> {
+    let b = s.as_bytes();
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' || !b[..4].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let y: i64 = s.get(..4)?.parse().ok()?;
+    let (m, d) = (two(s, 5)?, two(s, 8)?);
+    ((1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)).then_some((y, m, d))
+}
+
+/// A date filter value: must start with a valid `YYYY-MM-DD`; a longer value is cut to the
+/// date (as Strapi does, with a deprecation warning).
+pub fn date(s: &str) -> Option<String> {
+    ymd(s).and_then(|_| s.get(..10).map(str::to_string))
+}
+
+/// A time filter value: `HH:mm:ss` with an optional 1–3 digit fraction, normalised to
+/// `HH:mm:ss.SSS`.
+pub fn time(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let (h, m, sec) = (two(s, 0)?, two(s, 3)?, two(s, 6)?);
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let frac = match &s[8..] {
+        "" => String::from("000"),
+        rest => {
+            let f = rest.strip_prefix('.')?;
+            if f.is_empty() || f.len() > 3 || !f.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            format!("{f:0<3}")
+        }
+    };
+    Some(format!("{h:02}:{m:02}:{sec:02}.{frac}"))
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (i64::from(m) + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// A datetime filter value as epoch milliseconds: an ISO 8601 date or date-time (with `T` or
+/// a space, optional seconds and fraction, and `Z` or a `±HH[:mm]` offset; without an offset
+/// it is read as UTC, the time zone strata runs in), else an integer of epoch milliseconds.
+pub fn datetime(s: &str) -> Option<i64> {
+    iso_datetime(s).or_else(|| {
+        let t = s.trim();
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            t.parse().ok()
+        } else {
+            None
+        }
+    })
+}
+
+fn iso_datetime(s: &str) -> Option<i64> {
+    let (y, mo, d) = ymd(s)?;
+    let days = days_from_civil(y, mo, d);
+    let rest = &s[10..];
+    if rest.is_empty() {
+        return Some(days * 86_400_000);
+    }
+    let rest = rest.strip_prefix(['T', ' '])?;
+    let (h, mi) = (two(rest, 0)?, two(rest, 3)?);
+    if rest.as_bytes().get(2) != Some(&b':') {
+        return None;
+    }
+    let mut i = 5;
+    let mut sec = 0;
+    let mut ms = 0u32;
+    if rest.as_bytes().get(i) == Some(&b':') {
+        sec = two(rest, i + 1)?;
+        i += 3;
+        if matches!(rest.as_bytes().get(i), Some(b'.') | Some(b',')) {
+            let frac: String = rest[i + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if frac.is_empty() {
+                return None;
+            }
+            i += 1 + frac.len();
+            let padded = format!("{:0<3}", &frac[..frac.len().min(3)]);
+            ms = padded.parse().ok()?;
+        }
+    }
+    if h > 24 || mi > 59 || sec > 59 || (h == 24 && (mi, sec, ms) != (0, 0, 0)) {
+        return None;
+    }
+    let offset_min: i64 = match &rest[i..] {
+        "" | "Z" | "z" => 0,
+        tz => {
+            let sign = match tz.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let body = &tz[1..];
+            let (oh, om) = match body.len() {
+                2 => (two(body, 0)?, 0),
+                4 => (two(body, 0)?, two(body, 2)?),
+                5 if body.as_bytes()[2] == b':' => (two(body, 0)?, two(body, 3)?),
+                _ => return None,
+            };
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            sign * (i64::from(oh) * 60 + i64::from(om))
+        }
+    };
+    let secs =
+        days * 86_400 + i64::from(h) * 3600 + i64::from(mi) * 60 + i64::from(sec) - offset_min * 60;
+    Some(secs * 1000 + i64::from(ms))
+}
+
+/// Formats epoch milliseconds as `YYYY-MM-DDTHH:mm:ss.SSSZ` (JavaScript `toISOString`).
+pub fn iso_string(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    // civil_from_days
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (h, mi, s, milli) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    if (0..=9999).contains(&y) {
+        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+    } else {
+        let sign = if y < 0 { '-' } else { '+' };
+        format!(
+            "{sign}{:06}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z",
+            y.abs()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_javascript() {
+        assert_eq!(js_number("1e3"), Some(1000.0));
+        assert_eq!(js_number(" 5.0 "), Some(5.0));
+        assert_eq!(js_number("0x10"), Some(16.0));
+        assert_eq!(js_number("-5"), Some(-5.0));
+        assert_eq!(js_number(".5"), Some(0.5));
+        assert_eq!(js_number("abc"), None);
+        assert_eq!(js_number(""), None);
+        assert_eq!(js_number("inf"), None);
+        assert_eq!(js_number("1e999"), None);
+        assert_eq!(js_number_string(1.4), "1.4");
+        assert_eq!(js_number_string((1.7 - 1.0) * 2.0), "1.4");
+        assert_eq!(js_number_string(25.0), "25");
+    }
+
+    #[test]
+    fn dates_times_and_datetimes() {
+        assert_eq!(date("2024-01-15"), Some("2024-01-15".into()));
+        assert_eq!(date("2024-01-15T10:00:00Z"), Some("2024-01-15".into()));
+        assert_eq!(date("2024-13-45"), None);
+        assert_eq!(date("2023-02-29"), None);
+        assert_eq!(time("10:30:00"), Some("10:30:00.000".into()));
+        assert_eq!(time("10:30:00.5"), Some("10:30:00.500".into()));
+        assert_eq!(time("10:30"), None);
+        assert_eq!(time("25:99:00"), None);
+        assert_eq!(datetime("1970-01-01T01:00:00+01:00"), Some(0));
+        assert_eq!(
+            datetime("2024-01-15T10:30:00.000Z"),
+            Some(1_705_314_600_000)
+        );
+        assert_eq!(datetime("2024-01-15"), Some(1_705_276_800_000));
+        assert_eq!(datetime("1705314600000"), Some(1_705_314_600_000));
+        assert_eq!(datetime("notadate"), None);
+        assert_eq!(iso_string(1_705_314_600_000), "2024-01-15T10:30:00.000Z");
+        assert_eq!(iso_string(-1), "1969-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn booleans() {
+        assert!(truthy("yes"));
+        assert!(!truthy(""));
+        assert!(!truthy("f"));
+        assert_eq!(strict_bool("t"), Some(true));
+        assert_eq!(strict_bool("yes"), None);
+    }
+}
