@@ -7,3 +7,5 @@
 
 pub mod query;
 pub mod schema;
+#[cfg(feature = "store")]
+pub mod store;
