@@ -12,7 +12,8 @@ use strata::schema::{self, Model, SchemaId};
 
 /// Strapi crashes (500) on these; strata gives them the meaning documented in
 /// ARCHITECTURE.md ("Deviations from Strapi") and answers 200.
-/// #382: `filters[tags][$not][name][$eq]=javascript` means "no tag is named javascript".
+/// #382: `filters[tags][$not][name][$eq]=javascript` reads as `filters[$not][tags][name]…`,
+/// which Strapi defines row-wise: "has some tag not named javascript".
 const MEANINGFUL_200: &[u64] = &[382];
 
 /// The public role of the recording: `find` on article, author, category, tag and users.

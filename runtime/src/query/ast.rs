@@ -43,6 +43,22 @@ pub struct Query {
     pub search: Option<String>,
 }
 
+impl Query {
+    /// Restricts the query to one document (the find-one endpoints): ANDs
+    /// `documentId = id` to the root filters.
+    pub fn restrict_to_document(&mut self, document_id: &str) {
+        let cond = Condition::Field {
+            field: FieldRef::DocumentId,
+            op: Op::Eq,
+            operand: Operand::One(Value::Text(document_id.to_string())),
+        };
+        match &mut self.filters {
+            Some(c) => c.0.push(cond),
+            None => self.filters = Some(Conjunction(vec![cond])),
+        }
+    }
+}
+
 /// One of the columns a filter, sort or `fields` entry can name on a schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FieldRef {

@@ -1772,8 +1772,9 @@ impl<'a> Parser<'a> {
             };
         }
         match q.get("hasPublishedVersion").and_then(QsValue::as_str) {
-            Some("true") => Ok(Some(PublicationFilter::HasPublishedVersion)),
-            Some("false") => Ok(Some(PublicationFilter::NeverPublished)),
+            // The deprecated flag looks at the whole document (every locale).
+            Some("true") => Ok(Some(PublicationFilter::HasPublishedVersionDocument)),
+            Some("false") => Ok(Some(PublicationFilter::NeverPublishedDocument)),
             _ => Ok(None),
         }
     }
