@@ -9,15 +9,21 @@
 //! SQL text is produced only by sea-query (DML) or from identifiers the model computed
 //! (DDL); user input is always bound as a parameter.
 
+pub mod ddl;
 pub mod decode;
 mod error;
+pub mod import;
+pub mod migrate;
 pub mod read;
 pub mod settings;
 pub mod sql;
 pub mod sqlite;
 pub mod url;
 
+pub use ddl::create_database;
 pub use error::StoreError;
+pub use import::{ImportError, ImportReport, import_dataset};
+pub use migrate::{MigrationPlan, plan, verify};
 pub use read::{Page, Reader};
 pub use settings::Settings;
 pub use url::DatabaseUrl;

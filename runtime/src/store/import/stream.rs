@@ -1,0 +1,204 @@
+//! Streaming over a dataset file: the top-level object is read key by key and the
+//! `files`, `users` and `documents` arrays element by element, so memory holds one
+//! document at a time whatever the file's size.
+
+use std::cell::Cell;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+use std::rc::Rc;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::ImportError;
+
+/// The top-level sections whose elements are streamed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// `files`.
+    Files,
+    /// `users`.
+    Users,
+    /// `documents`.
+    Documents,
+}
+
+impl Section {
+    /// The JSON key.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Section::Files => "files",
+            Section::Users => "users",
+            Section::Documents => "documents",
+        }
+    }
+}
+
+/// One piece of the dataset, in file order.
+#[derive(Debug)]
+pub(crate) enum Item {
+    /// `format`.
+    Format(Value),
+    /// `locales` (small; read whole).
+    Locales(Value),
+    /// An element of a streamed section, with its index.
+    Element(Section, usize, Value),
+    /// A top-level key the format does not define.
+    Unknown(String),
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counting<R> {
+    inner: R,
+    read: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Reads `path` once, calling `f` for each item with the number of bytes read so far.
+/// An error returned by `f` stops the reading and is returned as is.
+pub(crate) fn for_each_item(
+    path: &Path,
+    f: &mut dyn FnMut(Item, u64) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
+    let file = File::open(path).map_err(|e| ImportError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    let read = Rc::new(Cell::new(0u64));
+    let reader = Counting {
+        inner: BufReader::with_capacity(1 << 20, file),
+        read: Rc::clone(&read),
+    };
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let mut failed: Option<ImportError> = None;
+    let result = {
+        let mut sink = Sink {
+            f,
+            failed: &mut failed,
+            read: &read,
+        };
+        de::Deserializer::deserialize_map(&mut de, TopVisitor { sink: &mut sink })
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    result.map_err(|e| json_error(path, &e))?;
+    de.end().map_err(|e| json_error(path, &e))?;
+    Ok(())
+}
+
+fn json_error(path: &Path, e: &serde_json::Error) -> ImportError {
+    if e.is_io() {
+        return ImportError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(e.to_string()),
+        };
+    }
+    ImportError::Json {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    }
+}
+
+struct Sink<'a> {
+    f: &'a mut dyn FnMut(Item, u64) -> Result<(), ImportError>,
+    failed: &'a mut Option<ImportError>,
+    read: &'a Rc<Cell<u64>>,
+}
+
+impl Sink<'_> {
+    fn call<E: de::Error>(&mut self, item: Item) -> Result<(), E> {
+        match (self.f)(item, self.read.get()) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                *self.failed = Some(e);
+                Err(E::custom("import stopped"))
+            }
+        }
+    }
+}
+
+struct TopVisitor<'s, 'a> {
+    sink: &'s mut Sink<'a>,
+}
+
+impl<'de> Visitor<'de> for TopVisitor<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a strata dataset object ({\"format\": \"strata-dataset/1\", …})")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "format" => {
+                    let v: Value = map.next_value()?;
+                    self.sink.call(Item::Format(v))?;
+                }
+                "locales" => {
+                    let v: Value = map.next_value()?;
+                    self.sink.call(Item::Locales(v))?;
+                }
+                "files" => map.next_value_seed(SeqSeed {
+                    section: Section::Files,
+                    sink: self.sink,
+                })?,
+                "users" => map.next_value_seed(SeqSeed {
+                    section: Section::Users,
+                    sink: self.sink,
+                })?,
+                "documents" => map.next_value_seed(SeqSeed {
+                    section: Section::Documents,
+                    sink: self.sink,
+                })?,
+                _ => {
+                    let _: IgnoredAny = map.next_value()?;
+                    self.sink.call(Item::Unknown(key))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+struct SeqSeed<'s, 'a> {
+    section: Section,
+    sink: &'s mut Sink<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for SeqSeed<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SeqSeed<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an array of {}", self.section.key())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while let Some(v) = seq.next_element::<Value>()? {
+            self.sink.call(Item::Element(self.section, i, v))?;
+            i += 1;
+        }
+        Ok(())
+    }
+}
