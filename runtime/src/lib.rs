@@ -5,6 +5,8 @@
 //!
 //! See `ARCHITECTURE.md` at the repository root for the map of the whole system.
 
+#[cfg(feature = "http")]
+pub mod http;
 pub mod query;
 pub mod schema;
 #[cfg(feature = "store")]

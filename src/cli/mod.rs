@@ -2,6 +2,9 @@
 //! Only commands that work are listed; later ones are added with their implementation.
 
 mod check;
+mod config;
+mod import;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +31,10 @@ enum Command {
         #[arg(long)]
         summary: bool,
     },
+    /// Import a dataset (strata-dataset/1) into a database, in one transaction.
+    Import(import::ImportArgs),
+    /// Serve the content API (Strapi v5's REST API) over HTTP.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the command line and runs the command.
@@ -35,5 +42,18 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { schemas, summary } => check::run(&schemas, summary),
+        Command::Import(args) => import::run(&args),
+        Command::Serve(args) => report(serve::run(args)),
+    }
+}
+
+/// Prints an error chain and turns it into the exit status.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -92,3 +92,82 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
         _ => (a != b).then(|| format!("{path}: expected {a}, got {b}")),
     }
 }
+
+/// A minimal HTTP/1.1 GET over a fresh connection: (status, headers, body bytes).
+pub fn http_get(
+    addr: std::net::SocketAddr,
+    target: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut req = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    stream.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("header end");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut body = raw[split + 4..].to_vec();
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("status line");
+    let hdrs: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    if hdrs
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    (status, hdrs, body)
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(nl) = data.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..nl]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = nl + 2;
+        out.extend_from_slice(&data[start..start + size]);
+        data = &data[start + size + 2..];
+    }
+    out
+}
+
+/// Strapi's judgement of one answer (compare.py's `judge`): `None` when it passes.
+pub fn judge(golden: &Value, status: u16, body: &Value) -> Option<String> {
+    if golden["status"] == 500 {
+        let rejected = status == 400 && body["error"]["name"] == "ValidationError";
+        let answered = status == 200 && body.get("data").is_some();
+        return (!(rejected || answered)).then(|| {
+            format!(
+                "Strapi crashed (500); expected 400 ValidationError or 200, got {status} {body}"
+            )
+        });
+    }
+    if golden["status"].as_u64() != Some(u64::from(status)) {
+        return Some(format!(
+            "status: expected {}, got {status}; body {body}",
+            golden["status"]
+        ));
+    }
+    first_difference(&golden["body"], body, "$")
+}
