@@ -172,9 +172,11 @@ fn describe(model: &Model) -> String {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("STRATA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)
+        .with_ansi(std::io::stdout().is_terminal())
         .try_init();
 }
 

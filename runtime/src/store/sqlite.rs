@@ -121,6 +121,28 @@ fn sql_value(v: &sea_query::Value) -> SqlValue {
     }
 }
 
+thread_local! {
+    static RECORDER: std::cell::RefCell<Option<Vec<RecordedStatement>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// One statement as it was sent to SQLite: the SQL text and its bound values.
+#[derive(Debug, Clone)]
+pub struct RecordedStatement {
+    /// The SQL.
+    pub sql: String,
+    /// The bound values, in order.
+    pub params: Vec<SqlValue>,
+}
+
+/// Runs `f` and returns the statements it executed on this thread (for benchmarks that
+/// compare the store with the bare SQL, and for inspecting plans).
+pub fn record_statements<T>(f: impl FnOnce() -> T) -> (T, Vec<RecordedStatement>) {
+    RECORDER.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    let out = f();
+    let recorded = RECORDER.with(|r| r.borrow_mut().take()).unwrap_or_default();
+    (out, recorded)
+}
+
 /// Renders a select for SQLite and runs it, calling `row` for each result row.
 pub fn query_each(
     conn: &Connection,
@@ -132,6 +154,14 @@ pub fn query_each(
         eprintln!("{sql} -- {values:?}");
     }
     let params: Vec<SqlValue> = values.iter().map(sql_value).collect();
+    RECORDER.with(|r| {
+        if let Some(list) = r.borrow_mut().as_mut() {
+            list.push(RecordedStatement {
+                sql: sql.clone(),
+                params: params.clone(),
+            });
+        }
+    });
     let mut prepared = conn.prepare_cached(&sql)?;
     let mut rows = prepared.query(rusqlite::params_from_iter(params.iter()))?;
     while let Some(r) = rows.next()? {
