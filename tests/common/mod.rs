@@ -61,6 +61,21 @@ pub fn encode(line: &str) -> String {
 /// The first difference between expected `a` and actual `b` by compare.py's rules
 /// (objects regardless of key order, arrays in order, numbers by value), or `None`.
 pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    first_difference_ignoring(a, b, path, &[])
+}
+
+/// [`first_difference`], except that the values of keys named in `ignored` are only
+/// compared for being null or not (compare.py's `--ignore-values`).
+pub fn first_difference_ignoring(
+    a: &Value,
+    b: &Value,
+    path: &str,
+    ignored: &[&str],
+) -> Option<String> {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    if ignored.contains(&last) {
+        return (a.is_null() != b.is_null()).then(|| format!("{path}: expected {a}, got {b}"));
+    }
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             (x.as_f64() != y.as_f64()).then(|| format!("{path}: expected {x}, got {y}"))
@@ -73,8 +88,9 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
                     "{path}: missing keys {missing:?}, unexpected keys {extra:?}"
                 ));
             }
-            x.iter()
-                .find_map(|(k, v)| first_difference(v, &y[k], &format!("{path}.{k}")))
+            x.iter().find_map(|(k, v)| {
+                first_difference_ignoring(v, &y[k], &format!("{path}.{k}"), ignored)
+            })
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
@@ -84,10 +100,9 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
                     y.len()
                 ));
             }
-            x.iter()
-                .zip(y)
-                .enumerate()
-                .find_map(|(i, (p, q))| first_difference(p, q, &format!("{path}[{i}]")))
+            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| {
+                first_difference_ignoring(p, q, &format!("{path}[{i}]"), ignored)
+            })
         }
         _ => (a != b).then(|| format!("{path}: expected {a}, got {b}")),
     }
