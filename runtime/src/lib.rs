@@ -2,6 +2,10 @@
 //!
 //! * [`schema`]: the content model (Strapi v5 schema files → an indexed, validated model
 //!   with Strapi's database layout).
+//! * [`query`]: the query language (query string → validated `Query`, and back).
+//! * [`typed`]: the traits and value types of generated, typed Rust.
+//! * `store` (feature `store`): Strapi's database layout on SQLite.
+//! * `http` (feature `http`): the content API over axum.
 //!
 //! See `ARCHITECTURE.md` at the repository root for the map of the whole system.
 
@@ -11,3 +15,4 @@ pub mod query;
 pub mod schema;
 #[cfg(feature = "store")]
 pub mod store;
+pub mod typed;

@@ -114,6 +114,11 @@ pub(crate) fn read_sources(dir: &Path, errors: &mut Vec<SchemaError>) -> Vec<Sou
         }
     }
 
+    push_built_ins(&mut sources, errors);
+    sources
+}
+
+fn push_built_ins(sources: &mut Vec<SourceFile>, errors: &mut Vec<SchemaError>) {
     for (uid, text) in BUILT_INS {
         let path = PathBuf::from(format!("<built-in>/{uid}"));
         match serde_json::from_str(text) {
@@ -131,6 +136,61 @@ pub(crate) fn read_sources(dir: &Path, errors: &mut Vec<SchemaError>) -> Vec<Sou
             }),
         }
     }
+}
+
+/// Schema files given in memory as (path relative to the schemas root, JSON text), e.g.
+/// `("api/article/content-types/article/schema.json", "{…}")` or
+/// `("components/shared/seo.json", "{…}")`, plus the built-ins. Used by generated code,
+/// which embeds the schema files it was generated from.
+pub(crate) fn embedded_sources(
+    files: &[(&str, &str)],
+    errors: &mut Vec<SchemaError>,
+) -> Vec<SourceFile> {
+    let mut sources = Vec::new();
+    for (rel, text) in files {
+        let path = PathBuf::from(rel);
+        let parts: Vec<&str> = rel.split('/').collect();
+        let (uid, origin, component) = match parts.as_slice() {
+            ["api", api, "content-types", name, "schema.json"] => (
+                format!("api::{api}.{name}"),
+                super::model::Origin::Api,
+                None,
+            ),
+            ["components", category, file] if file.ends_with(".json") => {
+                let stem = file.trim_end_matches(".json");
+                (
+                    format!("{category}.{stem}"),
+                    super::model::Origin::Component,
+                    Some(((*category).to_string(), stem.to_string())),
+                )
+            }
+            _ => {
+                errors.push(SchemaError {
+                    file: path,
+                    path: "$".into(),
+                    problem: Problem::Io(
+                        "expected api/<api>/content-types/<name>/schema.json or components/<category>/<name>.json".into(),
+                    ),
+                });
+                continue;
+            }
+        };
+        match serde_json::from_str(text) {
+            Ok(json) => sources.push(SourceFile {
+                uid,
+                origin,
+                path,
+                component,
+                json,
+            }),
+            Err(e) => errors.push(SchemaError {
+                file: path,
+                path: "$".into(),
+                problem: Problem::Json(e.to_string()),
+            }),
+        }
+    }
+    push_built_ins(&mut sources, errors);
     sources
 }
 

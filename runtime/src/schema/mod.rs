@@ -23,4 +23,6 @@ pub use layout::{
     OnDelete, RelationStorage, SchemaLayout, TableDef,
 };
 pub use model::*;
-pub use resolve::{KNOWN_CUSTOM_FIELDS, LoadOptions, RESERVED_ATTRIBUTE_NAMES, load, load_with};
+pub use resolve::{
+    KNOWN_CUSTOM_FIELDS, LoadOptions, RESERVED_ATTRIBUTE_NAMES, load, load_embedded, load_with,
+};

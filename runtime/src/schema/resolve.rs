@@ -58,6 +58,19 @@ pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Model, SchemaError
     }
 }
 
+/// Loads a content model from schema files held in memory (see
+/// [`load::embedded_sources`] for the paths); generated code uses this to carry its model.
+pub fn load_embedded(files: &[(&str, &str)], options: &LoadOptions) -> Result<Model, SchemaErrors> {
+    let mut errors = Vec::new();
+    let sources = load::embedded_sources(files, &mut errors);
+    let model = Resolver::new(options, &mut errors).resolve(sources);
+    if errors.is_empty() {
+        Ok(model)
+    } else {
+        Err(SchemaErrors(errors))
+    }
+}
+
 /// A schema's header, read before any attribute is resolved.
 struct Header {
     uid: String,
