@@ -9,7 +9,6 @@ mod common;
 use std::sync::Arc;
 
 use rusqlite::Connection;
-use strata::query::{self, QueryConfig};
 use strata::schema;
 use strata::store::{DatabaseUrl, Store, ddl, import_dataset};
 
@@ -32,24 +31,19 @@ fn imported_dataset_answers_the_goldens_like_strapi() {
     let url = DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
     let store = Store::open_existing(&url, model.clone(), 1).unwrap();
     let perms = common::public_permissions(&model);
-    let config = QueryConfig::default();
     let (mut passed, mut failures) = (0, Vec::new());
     for golden in common::goldens() {
         if golden["status"] != 200 {
             continue;
         }
         let n = golden["n"].as_u64().unwrap();
-        let line = common::encode(golden["line"].as_str().unwrap());
-        let (path, raw) = line.split_once('?').unwrap_or((&line, ""));
-        let segments: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
-        let schema = model.by_plural(segments[0]).unwrap();
-        let q = query::parse_query(raw, &model, schema.id, &perms, &config).unwrap();
-        let body = if schema.uid.as_str() == "plugin::users-permissions.user" {
-            store.users_body(&q, 0, None).unwrap()
-        } else if let Some(doc) = segments.get(1) {
-            store.one_body(&q, Some(doc)).unwrap().unwrap_or_default()
-        } else {
-            store.list_body(&q).unwrap()
+        let line = golden["line"].as_str().unwrap();
+        let body = match common::store_answer(&store, &model, &golden, &perms) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("#{n} {line}: {e}"));
+                continue;
+            }
         };
         match common::first_difference_ignoring(&golden["body"], &body, "$", IGNORED) {
             None => passed += 1,

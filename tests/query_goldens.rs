@@ -4,10 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
-
 use serde_json::Value;
-use strata::query::{self, Permissions, QueryConfig};
+mod common;
+
+use strata::query::{self, QueryConfig};
 use strata::schema::{self, Model, SchemaId};
 
 /// Strapi crashes (500) on these; strata gives them the meaning documented in
@@ -15,37 +15,6 @@ use strata::schema::{self, Model, SchemaId};
 /// #382: `filters[tags][$not][name][$eq]=javascript` reads as `filters[$not][tags][name]…`,
 /// which Strapi defines row-wise: "has some tag not named javascript".
 const MEANINGFUL_200: &[u64] = &[382];
-
-/// The public role of the recording: `find` on article, author, category, tag and users.
-fn public_permissions(model: &Model) -> Permissions {
-    let mut p = Permissions::none(model);
-    for uid in [
-        "api::article.article",
-        "api::author.author",
-        "api::category.category",
-        "api::tag.tag",
-        "plugin::users-permissions.user",
-    ] {
-        p.allow(model.by_uid(uid).unwrap().id);
-    }
-    p
-}
-
-/// Percent-encodes what compare.py encodes: everything outside `!`..`~`.
-fn encode(line: &str) -> String {
-    let mut out = String::new();
-    for c in line.chars() {
-        if ('!'..='~').contains(&c) {
-            out.push(c);
-        } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
-            }
-        }
-    }
-    out
-}
 
 /// The schema a request path addresses, if it is a content-API read.
 fn route(model: &Model, path: &str) -> Option<SchemaId> {
@@ -59,20 +28,13 @@ fn route(model: &Model, path: &str) -> Option<SchemaId> {
 
 #[test]
 fn every_golden_request_gets_strapis_answer_from_the_query_module() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/blog");
-    let model = schema::load(&root.join("schemas")).unwrap();
-    let perms = public_permissions(&model);
+    let model = schema::load(&common::blog().join("schemas")).unwrap();
+    let perms = common::public_permissions(&model);
     let config = QueryConfig::default();
-    let mut files: Vec<_> = std::fs::read_dir(root.join("goldens"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
     let (mut ok, mut errors, mut crashes, mut skipped) = (0, 0, 0, 0);
     let mut failures = Vec::new();
-    for file in files {
-        let golden: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let line = encode(golden["line"].as_str().unwrap());
+    for golden in common::goldens() {
+        let line = common::encode(golden["line"].as_str().unwrap());
         let (path, raw) = line.split_once('?').unwrap_or((&line, ""));
         let status = golden["status"].as_u64().unwrap();
         let Some(schema) = route(&model, path) else {

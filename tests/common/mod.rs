@@ -42,6 +42,31 @@ pub fn public_permissions(model: &Model) -> Permissions {
     p
 }
 
+/// What the store answers for a golden's request (list, find-one or `/api/users`),
+/// without HTTP: `None` when the request is not a content-API read.
+pub fn store_answer(
+    store: &strata::store::Store,
+    model: &Model,
+    golden: &Value,
+    permissions: &Permissions,
+) -> Result<Value, String> {
+    let line = encode(golden["line"].as_str().unwrap());
+    let (path, raw) = line.split_once('?').unwrap_or((&line, ""));
+    let segments: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
+    let schema = model.by_plural(segments[0]).ok_or("unknown route")?;
+    let config = strata::query::QueryConfig::default();
+    let q = strata::query::parse_query(raw, model, schema.id, permissions, &config)
+        .map_err(|e| format!("query rejected: {e}"))?;
+    let body = if schema.uid.as_str() == "plugin::users-permissions.user" {
+        store.users_body(&q, 0, None)
+    } else if let Some(doc) = segments.get(1) {
+        store.one_body(&q, Some(doc)).map(Option::unwrap_or_default)
+    } else {
+        store.list_body(&q)
+    };
+    body.map_err(|e| e.to_string())
+}
+
 /// Percent-encodes what compare.py encodes: everything outside `!`..`~`.
 pub fn encode(line: &str) -> String {
     let mut out = String::new();

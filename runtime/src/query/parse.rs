@@ -23,33 +23,33 @@ pub fn parse_query(
     permissions: &Permissions,
     config: &QueryConfig,
 ) -> Result<Query, QueryError> {
-    let limits = &config.limits;
-    if raw.len() > limits.max_query_length {
-        return Err(QueryError::Limit {
-            message: format!(
-                "The query string is {} bytes long; the maximum is {}",
-                raw.len(),
-                limits.max_query_length
-            ),
-            limit: "maxQueryLength",
-            max: limits.max_query_length,
-        });
-    }
+    within(
+        raw.len(),
+        config.limits.max_query_length,
+        "maxQueryLength",
+        |max| {
+            format!(
+                "The query string is {} bytes long; the maximum is {max}",
+                raw.len()
+            )
+        },
+    )?;
     let opts = qs::QsOptions {
         max_input_len: usize::MAX,
         ..qs::QsOptions::default()
     };
     let parsed = qs::parse_detailed(raw, &opts).map_err(|e| QueryError::Invalid(e.to_string()))?;
-    if parsed.truncated() {
-        return Err(QueryError::Limit {
-            message: format!(
-                "The query string has {} parameters; the maximum is {}",
-                parsed.parameter_count, opts.parameter_limit
-            ),
-            limit: "maxParameters",
-            max: opts.parameter_limit,
-        });
-    }
+    within(
+        parsed.parameter_count,
+        opts.parameter_limit,
+        "maxParameters",
+        |max| {
+            format!(
+                "The query string has {} parameters; the maximum is {max}",
+                parsed.parameter_count
+            )
+        },
+    )?;
     let mut p = Parser {
         model,
         permissions,
@@ -288,27 +288,18 @@ impl<'a> Parser<'a> {
 
     fn count_condition(&mut self) -> Result<(), QueryError> {
         self.conditions += 1;
-        let max = self.config.limits.max_conditions;
-        if self.conditions > max {
-            return Err(QueryError::Limit {
-                message: format!("The query has more than {max} filter conditions"),
-                limit: "maxConditions",
-                max,
-            });
-        }
-        Ok(())
+        within(
+            self.conditions,
+            self.config.limits.max_conditions,
+            "maxConditions",
+            |max| format!("The query has more than {max} filter conditions"),
+        )
     }
 
     fn check_depth(&self, depth: usize) -> Result<(), QueryError> {
-        let max = self.config.limits.max_depth;
-        if depth > max {
-            return Err(QueryError::Limit {
-                message: format!("The filters are nested more than {max} levels deep"),
-                limit: "maxDepth",
-                max,
-            });
-        }
-        Ok(())
+        within(depth, self.config.limits.max_depth, "maxDepth", |max| {
+            format!("The filters are nested more than {max} levels deep")
+        })
     }
 
     /// One element of an `$and`/`$or` list (or of a root array): an object, or an array
@@ -745,14 +736,12 @@ impl<'a> Parser<'a> {
         path: &Path,
         field: FieldRef,
     ) -> Result<Option<Vec<Value>>, QueryError> {
-        let max = self.config.limits.max_in_values;
-        if items.len() > max {
-            return Err(QueryError::Limit {
-                message: format!("{key} has {} values; the maximum is {max}", items.len()),
-                limit: "maxInValues",
-                max,
-            });
-        }
+        within(
+            items.len(),
+            self.config.limits.max_in_values,
+            "maxInValues",
+            |max| format!("{key} has {} values; the maximum is {max}", items.len()),
+        )?;
         self.count_condition()?;
         let mut list = Vec::with_capacity(items.len());
         for item in items {
@@ -1047,15 +1036,12 @@ impl<'a> Parser<'a> {
     }
 
     fn check_populate_depth(&self, depth: usize) -> Result<(), QueryError> {
-        let max = self.config.limits.max_populate_depth;
-        if depth > max {
-            return Err(QueryError::Limit {
-                message: format!("populate is nested more than {max} levels deep"),
-                limit: "maxPopulateDepth",
-                max,
-            });
-        }
-        Ok(())
+        within(
+            depth,
+            self.config.limits.max_populate_depth,
+            "maxPopulateDepth",
+            |max| format!("populate is nested more than {max} levels deep"),
+        )
     }
 
     /// Adds a populate value (string, list or object) at one level into `tree`.
@@ -1778,6 +1764,23 @@ impl<'a> Parser<'a> {
             _ => Ok(None),
         }
     }
+}
+
+/// Checks one configured limit: `value` may not exceed `max`.
+fn within(
+    value: usize,
+    max: usize,
+    limit: &'static str,
+    message: impl FnOnce(usize) -> String,
+) -> Result<(), QueryError> {
+    if value > max {
+        return Err(QueryError::Limit {
+            message: message(max),
+            limit,
+            max,
+        });
+    }
+    Ok(())
 }
 
 /// Strapi's `$null` flag: JS truthiness of the raw value (a bare key is null → false).

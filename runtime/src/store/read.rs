@@ -11,7 +11,7 @@ use serde_json::{Map, Value as Json};
 
 use super::StoreError;
 use super::decode::Decode;
-use super::sql::{Builder, Dialect, col};
+use super::sql::{Builder, Dialect, col, column_role};
 use super::sqlite::query_each;
 use crate::query::{
     Conjunction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,
@@ -647,15 +647,7 @@ impl ColumnPlan {
                     }
                 }
                 for f in list {
-                    let role = match f {
-                        FieldRef::Id => ColumnRole::Id,
-                        FieldRef::DocumentId => ColumnRole::DocumentId,
-                        FieldRef::CreatedAt => ColumnRole::CreatedAt,
-                        FieldRef::UpdatedAt => ColumnRole::UpdatedAt,
-                        FieldRef::PublishedAt => ColumnRole::PublishedAt,
-                        FieldRef::Locale => ColumnRole::Locale,
-                        FieldRef::Attr(a) => ColumnRole::Attribute(*a),
-                    };
+                    let role = column_role(*f);
                     if let (Some(i), Some((k, d))) = (index_of(role), key_of(role))
                         && !keys.iter().any(|(_, existing, _)| *existing == k)
                     {

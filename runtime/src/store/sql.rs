@@ -75,6 +75,19 @@ impl Dialect {
     }
 }
 
+/// The column role that holds a field.
+pub fn column_role(field: FieldRef) -> ColumnRole {
+    match field {
+        FieldRef::Id => ColumnRole::Id,
+        FieldRef::DocumentId => ColumnRole::DocumentId,
+        FieldRef::CreatedAt => ColumnRole::CreatedAt,
+        FieldRef::UpdatedAt => ColumnRole::UpdatedAt,
+        FieldRef::PublishedAt => ColumnRole::PublishedAt,
+        FieldRef::Locale => ColumnRole::Locale,
+        FieldRef::Attr(id) => ColumnRole::Attribute(id),
+    }
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern.
 pub fn escape_like(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -166,15 +179,7 @@ impl<'a> Builder<'a> {
 
     /// The column name of a field of a schema (`None` when it has no column there).
     pub fn field_column(&self, schema: &Schema, field: FieldRef) -> Option<String> {
-        let role = match field {
-            FieldRef::Id => ColumnRole::Id,
-            FieldRef::DocumentId => ColumnRole::DocumentId,
-            FieldRef::CreatedAt => ColumnRole::CreatedAt,
-            FieldRef::UpdatedAt => ColumnRole::UpdatedAt,
-            FieldRef::PublishedAt => ColumnRole::PublishedAt,
-            FieldRef::Locale => ColumnRole::Locale,
-            FieldRef::Attr(id) => ColumnRole::Attribute(id),
-        };
+        let role = column_role(field);
         schema
             .layout
             .columns
