@@ -9,5 +9,8 @@
 
 pub use strata_runtime::*;
 
+/// The derives of typed content: see [`typed`] and the `strata-derive` crate.
+pub use strata_derive::{Component, ContentType, DynamicZone};
+
 /// The engine crate, for paths like `strata::runtime::schema::Model`.
 pub use strata_runtime as runtime;
