@@ -28,7 +28,7 @@
 //!     pub id: i64,
 //!     #[serde(rename = "documentId")]
 //!     pub document_id: String,
-//!     #[strata(attr = "title", ty = "string", localized = true)]
+//!     #[strata(attr = "title", position = 0, ty = "string", localized = true)]
 //!     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
 //!     pub title: ::strata::typed::Field<String>,
 //!     …
@@ -68,16 +68,20 @@
 //!
 //! Every field is one of:
 //!
-//! * `id` (and `document_id` on content types): no `#[strata]` attribute needed;
-//! * a **system key** (`createdAt`, `updatedAt`, `publishedAt`, `locale`): `#[strata(system)]`;
-//!   the derive does not read its type (which system fields exist follows from the type's
-//!   kind and flags);
+//! * a **system key** (`id`, `documentId`, `createdAt`, `updatedAt`, `publishedAt`,
+//!   `locale`, `localizations`): `#[strata(system)]` (optional on `id` and `document_id`);
+//!   the derive does not read its type: which system keys a query can name follows from
+//!   the type's kind and flags;
 //! * an **attribute**: `#[strata(attr = "<name in the schema>", …)]`, with the Rust type
 //!   `::strata::typed::Field<…>` (the derive reads the type inside `Field<…>`).
 //!
-//! **Attribute fields must come in schema order** (the order of `attributes` in the schema
-//! file), skipping private attributes. The attribute's index in the schema is part of the
-//! generated code.
+//! **Attribute positions.** The description lists attributes in schema order (the order of
+//! `attributes` in the schema file), and the attribute's index is part of the generated
+//! code. Give each attribute field its 0-based index among **all** the schema's attributes
+//! (private ones included) with `position = N`; generated code should always do so, since
+//! its fields follow Strapi's JSON key order (scalars, system keys, then the rest) rather
+//! than schema order. Fields without `position` take the free indexes in struct order, so
+//! hand-written structs whose fields are in schema order can leave it out.
 //!
 //! Attribute keys, by kind (exactly one kind key per attribute):
 //!
@@ -89,14 +93,21 @@
 //! | component | `component = "shared.seo"`, plus the flag `repeatable` | `Field<SharedSeo>` or `Field<Vec<SharedFaqItem>>` |
 //! | dynamic zone | `dynamic_zone = "shared.rich-text,shared.quote"` (uids in schema order) | `Field<Vec<ArticleBlocks>>`, the enum deriving `DynamicZone` |
 //!
+//! A relation or dynamic zone whose Rust type is not one of these (e.g. `Field<Json>` for a
+//! polymorphic relation) is described and can be populated, but typed paths and nested
+//! populate do not go through it.
+//!
 //! Options, on any attribute (each only when set in the schema):
 //!
 //! | key | schema |
 //! |---|---|
+//! | `position = 4` | the attribute's index in the schema (see above) |
 //! | `required` | `required: true` |
 //! | `unique` | `unique: true` |
 //! | `private` | `private: true` (only inside `private_attr`: private attributes are not fields) |
-//! | `min = "1"`, `max = "10.5"` | `min`/`max`, the JSON number as text |
+//! | `min = "1"`, `max = "10.5"` | `min`/`max` of a scalar, the JSON number as text (a plain number literal is accepted too) |
+//! | `min = 1`, `max = 3` | `min`/`max` items of a repeatable component or a dynamic zone |
+//! | `allowed_types = "images,files"` | `allowedTypes` of a media attribute |
 //! | `min_length = 3`, `max_length = 50` | `minLength`/`maxLength` |
 //! | `regex = "^[a-z]+$"` | `regex` |
 //! | `default = "<json text>"` | `default`, as JSON text (`"false"`, `"\"news\""`, `"3"`) |
@@ -117,9 +128,8 @@
 //! #[strata(private_attr(attr = "related", position = 15, relation = "morphToMany"))]
 //! ```
 //!
-//! `private_attr(...)` takes the same keys as an attribute field, plus `position`: the
-//! attribute's 0-based index among **all** attributes of the schema, private ones included.
-//! `private` is implied.
+//! `private_attr(...)` takes the same keys as an attribute field; `position` is required
+//! there, and `private` is implied.
 //!
 //! # Dynamic zones
 //!
