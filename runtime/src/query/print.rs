@@ -2,9 +2,11 @@
 //!
 //! [`print`] is the inverse of [`parse_query`](super::parse_query): for every `Query` the
 //! parser produces, `parse_query(&print(&q, model), …) == Ok(q)` with the same permissions
-//! and a configuration whose `with_count` is the default (`true`). It is checked by a property
-//! test over generated queries (`runtime/tests/query_roundtrip.rs`), by re-parsing every golden
-//! request, and by a fuzz target.
+//! and a configuration whose `with_count` is the default (`true`), provided the printed string
+//! is within the size limits (`maxQueryLength`, 1000 parameters): it can be longer than the
+//! request it came from, since `populate=*` and comma lists print one entry per item. It is
+//! checked by a property test over generated queries (`runtime/tests/query_roundtrip.rs`), by
+//! re-parsing every golden request, and by a fuzz target (`fuzz/`).
 //!
 //! # The canonical form
 //!
@@ -17,7 +19,10 @@
 //!   component or media condition nests under the attribute name
 //!   (`filters[author][name][$eq]=Ada`), `attr[$null]=true|false` is a [`RelatedNull`], and
 //!   `filters[localizations][…]` a [`Localizations`] condition. A [`Value::Null`] is a key
-//!   without `=` (`filters[title][$eq]`).
+//!   without `=` (`filters[title][$eq]`). Where the parser reads a list as an AND (the root
+//!   of `filters`, an element of `$and`/`$or`, the value of `$not`), a conjunction that is
+//!   just an `$and` prints as that list (`filters[0][title][$eq]=a&filters[1][…]`): the
+//!   parser counts it one level less deep against `maxDepth` than `filters[$and][0][…]`.
 //! * **Values**: numbers as JavaScript's `String(n)` prints them (`1.5`, `1e+21`, `1e-7`),
 //!   datetimes as `toISOString()` (`2024-01-15T10:30:00.000Z`; outside years 0–9999, as epoch
 //!   milliseconds), dates and times as stored (`2024-01-15`, `10:30:00.000`), booleans as
@@ -66,7 +71,7 @@ pub fn print(query: &Query, model: &Model) -> String {
     let schema = model.schema(query.schema);
     let mut top: Vec<(&str, Node)> = Vec::new();
     if let Some(filters) = &query.filters {
-        top.push(("filters", printer.conjunction(schema, filters, Ctx::Plain)));
+        top.push(("filters", printer.element(schema, filters)));
     }
     match &query.locale {
         LocaleSelector::Default => {}
@@ -190,8 +195,8 @@ fn encode_into(out: &mut String, s: &str) {
 }
 
 /// A number as JavaScript's `Number.prototype.toString()` prints it: the shortest digits that
-/// read back as the same `f64`, in plain notation from 1e-7 (exclusive) to 1e21 (exclusive)
-/// and as `de±n` / `d.ddde±n` outside.
+/// read back as the same `f64`, in plain notation for magnitudes from 1e-6 up to (not
+/// including) 1e21, and as `de±n` / `d.ddde±n` outside.
 fn js_number(v: f64) -> String {
     if !v.is_finite() {
         // Not produced by the parser; print what JavaScript would.
@@ -371,6 +376,19 @@ impl Printer<'_> {
         Node::Map(self.conjunction_entries(schema, conj, ctx))
     }
 
+    /// A conjunction where the parser also reads a list (the root of `filters`, an element of
+    /// `$and`/`$or`, the value of `$not`): one that is only an `$and` prints as that list,
+    /// `[0][…]&[1][…]`, which the parser reads as the same value one level less deep than
+    /// `[$and][0][…]` (it counts depth against `maxDepth`).
+    fn element(&self, schema: &Schema, conj: &Conjunction) -> Node {
+        match conj.0.as_slice() {
+            [Condition::And(parts)] if !parts.is_empty() => {
+                Node::List(parts.iter().map(|c| self.element(schema, c)).collect())
+            }
+            _ => self.conjunction(schema, conj, Ctx::Plain),
+        }
+    }
+
     fn conjunction_entries(
         &self,
         schema: &Schema,
@@ -545,7 +563,7 @@ impl Printer<'_> {
                     }
                 }
                 if ctx == Ctx::Plain && !taken("$not") {
-                    out.push(self.closed("$not", self.conjunction(schema, inner, Ctx::Plain)));
+                    out.push(self.closed("$not", self.element(schema, inner)));
                 }
             }
             Condition::Related {
@@ -600,12 +618,7 @@ impl Printer<'_> {
     }
 
     fn list(&self, schema: &Schema, parts: &[Conjunction]) -> Node {
-        Node::List(
-            parts
-                .iter()
-                .map(|c| self.conjunction(schema, c, Ctx::Plain))
-                .collect(),
-        )
+        Node::List(parts.iter().map(|c| self.element(schema, c)).collect())
     }
 
     /// `cond` as one operator entry of `field`'s object, given the entries `ops` it already has.
@@ -689,7 +702,7 @@ impl Printer<'_> {
                     let mut m = vec![("count".to_string(), Node::flag(true))];
                     if let Some(f) = filters {
                         let ts = self.model.schema(*target);
-                        m.push(("filters".into(), self.conjunction(ts, f, Ctx::Plain)));
+                        m.push(("filters".into(), self.element(ts, f)));
                     }
                     Node::Map(m)
                 }
@@ -743,10 +756,7 @@ impl Printer<'_> {
             m.push(("fields".to_string(), fields_node(schema, fields)));
         }
         if let Some(filters) = &options.filters {
-            m.push((
-                "filters".to_string(),
-                self.conjunction(schema, filters, Ctx::Plain),
-            ));
+            m.push(("filters".to_string(), self.element(schema, filters)));
         }
         if !options.sort.is_empty() {
             m.push(("sort".to_string(), self.sort(schema, &options.sort)));
