@@ -130,8 +130,16 @@ pub fn check_roundtrip(data: &[u8]) {
                 &fx.permissions[p],
                 &fx.configs[c],
             );
+            // The printed form may be longer than the input (`populate=*`, comma lists).
+            let too_big = matches!(
+                &again,
+                Err(QueryError::Limit {
+                    limit: "maxQueryLength" | "maxParameters",
+                    ..
+                })
+            );
             assert!(
-                again.as_ref() == Ok(&q),
+                too_big || again.as_ref() == Ok(&q),
                 "{raw:?} does not round-trip\n printed {printed:?}\n first {q:?}\n again {again:?}"
             );
         }
