@@ -24,7 +24,11 @@
 //! * a password that is already a bcrypt hash (from an export) is kept as is;
 //! * files, users and locales may carry a `documentId` and timestamps as documents do;
 //! * a relation to a localized type from a non-localized one targets the default locale;
-//! * a user without `role` gets the `authenticated` role, as Strapi's registration does.
+//! * a user without `role` gets the `authenticated` role, as Strapi's registration does;
+//! * when the database has no locale at all, the default locale (the dataset's, else the
+//!   database's setting, else `en`) is created, as Strapi does at its first boot;
+//! * Strapi's `unique` is not checked (it is per locale and status, and Strapi's own
+//!   loaders skip it too), nor `regex`.
 
 mod index;
 mod stream;
@@ -210,8 +214,25 @@ pub fn import_dataset(
             source: e,
         })?
         .len();
-    let total = size.saturating_mul(2).max(1);
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Every table, link table and check has its own statement: keep them all prepared.
+    conn.set_prepared_statement_cache_capacity(512);
+    // A large page cache for the import's duration: the link tables' indexes grow fast.
+    let cache_size: i64 = conn.query_row("pragma cache_size", [], |r| r.get(0))?;
+    conn.pragma_update(None, "cache_size", -256_000)?;
+    let result = import_in_transaction(conn, model, path, progress, size);
+    conn.pragma_update(None, "cache_size", cache_size)?;
+    result
+}
+
+fn import_in_transaction(
+    conn: &mut Connection,
+    model: &Model,
+    path: &Path,
+    progress: &dyn Fn(u64, u64),
+    size: u64,
+) -> Result<ImportReport, ImportError> {
+    let total = size.saturating_mul(2).max(1);
     let missing = super::migrate::verify(conn, model);
     if !missing.is_empty() {
         return Err(StoreError::Layout(missing).into());

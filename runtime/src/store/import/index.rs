@@ -96,6 +96,8 @@ pub(crate) struct Index {
     pub first_ids: Vec<i64>,
     /// The first file id of this import.
     pub first_file_id: i64,
+    /// The default locale to create when the database has no locale at all.
+    pub create_default: Option<String>,
 }
 
 impl Index {
@@ -686,28 +688,6 @@ pub(crate) fn build(
             format!("missing `format` (\"{DATASET_FORMAT}\")"),
         );
     }
-    // Locales used by documents must be declared in the dataset or exist in the database.
-    let mut in_db: HashSet<String> = HashSet::new();
-    if let Some(ls) = model.by_uid("plugin::i18n.locale") {
-        let mut stmt = conn.prepare(&format!("select `code` from {}", quote(&ls.layout.table)))?;
-        for code in stmt.query_map([], |r| r.get::<_, Option<String>>(0))? {
-            if let Some(c) = code? {
-                in_db.insert(c);
-            }
-        }
-    }
-    let declared: HashSet<&str> = idx.declared.iter().map(|l| l.code.as_str()).collect();
-    let mut used: Vec<(&String, &String)> = used_locales.iter().collect();
-    used.sort_by_key(|(code, _)| idx.locale_index.get(code.as_str()).copied());
-    for (code, at) in used {
-        if !declared.contains(code.as_str()) && !in_db.contains(code) {
-            problems.push(
-                None,
-                at,
-                format!("locale `{code}` is not declared in `locales` and not in the database"),
-            );
-        }
-    }
     // The default locale: the dataset's, else the database's setting.
     let default_code = match idx.declared.iter().find(|l| l.default) {
         Some(l) => Some(l.code.clone()),
@@ -724,8 +704,37 @@ pub(crate) fn build(
             .and_then(|v| serde_json::from_str::<String>(&v).ok())
             .or_else(|| Some("en".to_string())),
     };
-    if let Some(code) = default_code {
-        idx.default_locale = idx.locale(&code);
+    if let Some(code) = &default_code {
+        idx.default_locale = idx.locale(code);
+    }
+    // Locales used by documents must be declared in the dataset or exist in the database.
+    let mut in_db: HashSet<String> = HashSet::new();
+    if let Some(ls) = model.by_uid("plugin::i18n.locale") {
+        let mut stmt = conn.prepare(&format!("select `code` from {}", quote(&ls.layout.table)))?;
+        for code in stmt.query_map([], |r| r.get::<_, Option<String>>(0))? {
+            if let Some(c) = code? {
+                in_db.insert(c);
+            }
+        }
+    }
+    if in_db.is_empty()
+        && let Some(code) = &default_code
+    {
+        // Strapi creates the default locale at boot when there is none; so does the import.
+        in_db.insert(code.clone());
+        idx.create_default = Some(code.clone());
+    }
+    let declared: HashSet<&str> = idx.declared.iter().map(|l| l.code.as_str()).collect();
+    let mut used: Vec<(&String, &String)> = used_locales.iter().collect();
+    used.sort_by_key(|(code, _)| idx.locale_index.get(code.as_str()).copied());
+    for (code, at) in used {
+        if !declared.contains(code.as_str()) && !in_db.contains(code) {
+            problems.push(
+                None,
+                at,
+                format!("locale `{code}` is not declared in `locales` and not in the database"),
+            );
+        }
     }
     Ok(idx)
 }

@@ -47,6 +47,8 @@ enum Enc {
     Inverse(Vec<Target>),
     Components(Vec<CompVal>),
     Zone(Vec<CompVal>),
+    /// A value that was reported as wrong (counts as given, writes nothing).
+    Invalid,
 }
 
 #[derive(Debug)]
@@ -126,6 +128,10 @@ struct Writer<'c, 'm> {
     draft_inverse: HashMap<(AttrId, SchemaId, i64), f64>,
     media: Option<MorphTable>,
     roles: HashMap<String, Option<i64>>,
+    /// `insert` statements by (schema, with explicit id).
+    row_sql: HashMap<(SchemaId, bool), String>,
+    /// `insert` statements of link tables.
+    link_sql: HashMap<String, String>,
     report: ImportReport,
     per_type: Vec<u64>,
 }
@@ -175,6 +181,8 @@ pub(crate) fn write(
         draft_inverse: HashMap::new(),
         media: model.media_table().cloned(),
         roles: HashMap::new(),
+        row_sql: HashMap::new(),
+        link_sql: HashMap::new(),
         report: ImportReport::default(),
         per_type: vec![0; model.schemas().len()],
     };
@@ -193,6 +201,8 @@ pub(crate) fn write(
         }
     })?;
     w.flush_deferred()?;
+    // The default locale, when the database had none and the dataset declared none.
+    w.locales()?;
     w.report.per_type = model
         .schemas()
         .iter()
@@ -222,7 +232,7 @@ impl Writer<'_, '_> {
         if !self.write {
             return Ok(());
         }
-        let seeds: Vec<LocaleSeed> = self
+        let mut seeds: Vec<LocaleSeed> = self
             .idx
             .declared
             .iter()
@@ -234,6 +244,16 @@ impl Writer<'_, '_> {
                 timestamp: l.timestamp,
             })
             .collect();
+        if let Some(code) = self.idx.create_default.take()
+            && !seeds.iter().any(|l| l.code == code)
+        {
+            let name = if code == "en" {
+                "English (en)".to_string()
+            } else {
+                format!("{code} ({code})")
+            };
+            seeds.insert(0, LocaleSeed::new(&code, &name, false));
+        }
         self.report.locales += seed_locales(self.conn, self.model, &seeds)? as u64;
         Ok(())
     }
@@ -286,9 +306,8 @@ impl Writer<'_, '_> {
                 );
                 continue;
             };
-            if let Some(enc) = self.encode_attr(attr, v, &p, label) {
-                layer.values[attr.id.index()] = Some(enc);
-            }
+            let enc = self.encode_attr(attr, v, &p, label).unwrap_or(Enc::Invalid);
+            layer.values[attr.id.index()] = Some(enc);
         }
         layer
     }
@@ -602,7 +621,7 @@ impl Writer<'_, '_> {
                 Some(Enc::Media(ids)) => ids.is_empty(),
                 Some(Enc::Components(v)) | Some(Enc::Zone(v)) => v.is_empty(),
                 Some(Enc::Relation(t)) | Some(Enc::Inverse(t)) => t.is_empty(),
-                Some(Enc::Scalar(_)) => false,
+                Some(Enc::Scalar(_)) | Some(Enc::Invalid) => false,
             };
             if missing {
                 self.problem(
@@ -636,8 +655,7 @@ impl Writer<'_, '_> {
         if check_required {
             self.check_required(schema, merged, path, label);
         }
-        let mut cols = Vec::new();
-        let mut vals = Vec::new();
+        let mut vals = Vec::with_capacity(schema.layout.columns.len());
         for c in &schema.layout.columns {
             let v = match c.role {
                 ColumnRole::Id => match id {
@@ -662,19 +680,31 @@ impl Writer<'_, '_> {
                 ColumnRole::CreatedBy | ColumnRole::UpdatedBy => Sql::Null,
                 ColumnRole::Locale => locale.map_or(Sql::Null, |l| Sql::Text(l.to_string())),
             };
-            cols.push(quote(&c.name));
             vals.push(v);
         }
-        let table = quote(&schema.layout.table);
-        let sql = if cols.is_empty() {
-            format!("insert into {table} default values")
-        } else {
-            format!(
-                "insert into {table} ({}) values ({})",
-                cols.join(", "),
-                vec!["?"; cols.len()].join(", ")
-            )
-        };
+        let sql = self
+            .row_sql
+            .entry((schema.id, id.is_some()))
+            .or_insert_with(|| {
+                let cols: Vec<String> = schema
+                    .layout
+                    .columns
+                    .iter()
+                    .filter(|c| id.is_some() || c.role != ColumnRole::Id)
+                    .map(|c| quote(&c.name))
+                    .collect();
+                let table = quote(&schema.layout.table);
+                if cols.is_empty() {
+                    format!("insert into {table} default values")
+                } else {
+                    format!(
+                        "insert into {table} ({}) values ({})",
+                        cols.join(", "),
+                        vec!["?"; cols.len()].join(", ")
+                    )
+                }
+            })
+            .clone();
         self.exec(&sql, &vals)?;
         let row = match id {
             Some(id) => id,
@@ -709,7 +739,7 @@ impl Writer<'_, '_> {
                         )?;
                     }
                     _ if components_pass => {}
-                    Enc::Scalar(_) | Enc::Components(_) | Enc::Zone(_) => {}
+                    Enc::Scalar(_) | Enc::Components(_) | Enc::Zone(_) | Enc::Invalid => {}
                     Enc::Media(files) => self.write_media(schema, row, a, files)?,
                     Enc::Relation(targets) => {
                         self.write_links(row, a, targets, ctx, path, label, top_level)?;
@@ -927,22 +957,28 @@ impl Writer<'_, '_> {
         owner_ord: Option<f64>,
         inverse_ord: Option<f64>,
     ) -> Result<(), ImportError> {
-        let mut cols = vec![quote(&lt.owner_column), quote(&lt.target_column)];
         let mut vals = vec![Sql::Integer(owner_row), Sql::Integer(target_row)];
-        if let (Some(c), Some(v)) = (&lt.owner_order, owner_ord) {
-            cols.push(quote(c));
-            vals.push(Sql::Real(v));
+        if lt.owner_order.is_some() {
+            vals.push(owner_ord.map_or(Sql::Null, Sql::Real));
         }
-        if let (Some(c), Some(v)) = (&lt.inverse_order, inverse_ord) {
-            cols.push(quote(c));
-            vals.push(Sql::Real(v));
+        if lt.inverse_order.is_some() {
+            vals.push(inverse_ord.map_or(Sql::Null, Sql::Real));
         }
-        let sql = format!(
-            "insert into {} ({}) values ({})",
-            quote(&lt.table),
-            cols.join(", "),
-            vec!["?"; cols.len()].join(", ")
-        );
+        let sql = self
+            .link_sql
+            .entry(lt.table.clone())
+            .or_insert_with(|| {
+                let mut cols = vec![quote(&lt.owner_column), quote(&lt.target_column)];
+                cols.extend(lt.owner_order.iter().map(|c| quote(c)));
+                cols.extend(lt.inverse_order.iter().map(|c| quote(c)));
+                format!(
+                    "insert into {} ({}) values ({})",
+                    quote(&lt.table),
+                    cols.join(", "),
+                    vec!["?"; cols.len()].join(", ")
+                )
+            })
+            .clone();
         self.exec(&sql, &vals)?;
         self.report.links += 1;
         Ok(())
