@@ -6,9 +6,12 @@
 //! * [`typed`]: the traits and value types of generated, typed Rust.
 //! * `store` (feature `store`): Strapi's database layout on SQLite.
 //! * `http` (feature `http`): the content API over axum.
+//! * `client` (feature `client`): a typed HTTP client of the content API.
 //!
 //! See `ARCHITECTURE.md` at the repository root for the map of the whole system.
 
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod query;

@@ -20,11 +20,20 @@
 //! components `Field<T>`/`Field<Vec<T>>`, media `Field<One<UploadFile>>`/`Field<Many<…>>`,
 //! dynamic zones `Field<Vec<Enum>>` with the enum tagged by `__component`.
 
+mod response;
+#[cfg(feature = "store")]
+mod store;
 mod value;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
+pub use response::{
+    ErrorBody, ErrorResponse, ListMeta, ListResponse, OffsetPagination, PagePagination,
+    PaginationMeta, SingleResponse,
+};
+#[cfg(feature = "store")]
+pub use store::TypedPage;
 pub use value::{BigInt, Blocks, Count, Date, DateTime, Decimal, Field, Json, Many, One, Time};
 
 use crate::query::{LocaleSelector, PageMode, Pagination, Populate, Query, Status, print::print};
