@@ -311,3 +311,90 @@ async fn bearer_token_and_accept_header_are_sent() {
         (Some(401), Some("UnauthorizedError"))
     );
 }
+
+/// A single type (the blog has none): `api::homepage.homepage`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Homepage {
+    id: i64,
+    document_id: String,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    headline: Field<String>,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    created_at: Field<strata::typed::DateTime>,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    updated_at: Field<strata::typed::DateTime>,
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    published_at: Field<strata::typed::DateTime>,
+}
+
+static HOMEPAGE_FILES: &[(&str, &str)] = &[(
+    "api/homepage/content-types/homepage/schema.json",
+    r#"{"kind": "singleType", "collectionName": "homepages",
+        "info": {"singularName": "homepage", "pluralName": "homepages", "displayName": "Homepage"},
+        "options": {"draftAndPublish": false},
+        "attributes": {"headline": {"type": "string"}}}"#,
+)];
+
+impl ContentType for Homepage {
+    const UID: &'static str = "api::homepage.homepage";
+    const PLURAL: &'static str = "homepages";
+    const SINGULAR: &'static str = "homepage";
+    const KIND: schema::SchemaKind = schema::SchemaKind::SingleType;
+    fn model() -> &'static schema::Model {
+        static MODEL: OnceLock<schema::Model> = OnceLock::new();
+        strata::typed::embedded_model(&MODEL, HOMEPAGE_FILES)
+    }
+}
+
+#[tokio::test]
+async fn single_types() {
+    use strata::store::{self, ddl, sqlite};
+    let dir = std::env::temp_dir().join(format!("strata-typed-single-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = DatabaseUrl::parse(&format!("sqlite://{}", dir.join("home.db").display())).unwrap();
+    let model = Homepage::model();
+    let mut conn = sqlite::open_connection(&url, true).unwrap();
+    ddl::create_database(&conn, model).unwrap();
+    ddl::seed_public_permissions(&conn, model, &["api::homepage.homepage.find".into()]).unwrap();
+    let store = Arc::new(Store::open_existing(&url, Arc::new(model.clone()), 1).unwrap());
+    let app = http::router(AppState::new(store.clone(), ServerConfig::default()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let client = Client::new(format!("http://{addr}"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    // No entry yet: Strapi's 404, read as `None`, on the client and on the store.
+    let query = TypedQuery::<Homepage>::new();
+    assert!(client.find_single(&query).await.unwrap().is_none());
+    assert!(store.find_single(&query).unwrap().is_none());
+
+    let dataset = dir.join("home.json");
+    std::fs::write(
+        &dataset,
+        r#"{"format": "strata-dataset/1", "documents": [
+            {"type": "api::homepage.homepage", "key": "home", "data": {"headline": "Welcome"}}]}"#,
+    )
+    .unwrap();
+    store::import_dataset(&mut conn, model, &dataset, &|_, _| {}).unwrap();
+    let home = client.find_single(&query).await.unwrap().expect("an entry");
+    assert_eq!(home.headline.as_ref().map(String::as_str), Some("Welcome"));
+    let target = format!("/api/homepage?{}", query.to_query_string());
+    let (_, _, body) = tokio::task::spawn_blocking(move || common::http_get(addr, &target, &[]))
+        .await
+        .unwrap();
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    assert_same_json(&body["data"], &home);
+    let local = store.find_single(&query).unwrap().expect("an entry");
+    assert_eq!(local.document_id, home.document_id);
+
+    // Collection methods on a single type say what to use instead.
+    let err = client.find(&query).await.unwrap_err();
+    assert!(
+        matches!(&err, ClientError::Usage(m) if m.contains("find_single")),
+        "{err:?}"
+    );
+    drop(conn);
+    let _ = std::fs::remove_dir_all(&dir);
+}
