@@ -1,6 +1,6 @@
 //! The canonical printer: a [`Query`] back to a query string (without the `?`).
 //!
-//! [`print`] is the inverse of [`parse_query`](super::parse_query): for every `Query` the
+//! [`print()`] is the inverse of [`parse_query`](super::parse_query): for every `Query` the
 //! parser produces, `parse_query(&print(&q, model), …) == Ok(q)` with the same permissions
 //! and a configuration whose `with_count` is the default (`true`), provided the printed string
 //! is within the size limits (`maxQueryLength`, 1000 parameters): it can be longer than the
