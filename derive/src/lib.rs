@@ -173,22 +173,37 @@
 //!
 //! Derive at module level (the generated module refers to its siblings through `super::`).
 
+mod attrs;
+mod expand;
+
 use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+use expand::Which;
 
 /// `#[derive(ContentType)]`: see the [crate documentation](crate).
 #[proc_macro_derive(ContentType, attributes(strata))]
-pub fn derive_content_type(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_content_type(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_schema(&input, Which::ContentType)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// `#[derive(Component)]`: see the [crate documentation](crate).
 #[proc_macro_derive(Component, attributes(strata))]
-pub fn derive_component(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_component(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_schema(&input, Which::Component)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// `#[derive(DynamicZone)]`: see the [crate documentation](crate).
 #[proc_macro_derive(DynamicZone, attributes(strata))]
-pub fn derive_dynamic_zone(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_dynamic_zone(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive_zone(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }

@@ -20,6 +20,11 @@
 //! components `Field<T>`/`Field<Vec<T>>`, media `Field<One<UploadFile>>`/`Field<Many<…>>`,
 //! dynamic zones `Field<Vec<Enum>>` with the enum tagged by `__component`.
 
+mod builder;
+mod derived;
+mod description;
+mod filter;
+mod populate;
 mod response;
 #[cfg(feature = "store")]
 mod store;
@@ -35,6 +40,31 @@ pub use response::{
 #[cfg(feature = "store")]
 pub use store::TypedPage;
 pub use value::{BigInt, Blocks, Count, Date, DateTime, Decimal, Field, Json, Many, One, Time};
+
+pub use builder::{Localized, SelectField};
+pub use derived::Typed;
+pub use description::{AttributeDescription, AttributeKindDescription, Description};
+pub use filter::{
+    Cursor, Equality, Filter, FilterValue, Marker, Membership, Ordered, PathNode, Rel, Scalar,
+    ScalarMarker, SchemaRef, Sort, Sortable, TextMatch, TextValue, Zone, ZoneFilter, kind,
+    resolve_attr, resolve_field,
+};
+pub use populate::{
+    Countable, Fragment, InZone, NotPopulatable, Populatable, PopulateArg, PopulateField,
+    PopulateZone, Untyped,
+};
+
+/// What derived code uses (not a stable API).
+#[doc(hidden)]
+pub mod __private {
+    pub use super::description::build;
+    pub use crate::query::FieldRef;
+    pub use crate::schema::{Model, RelationKind, SchemaKind};
+    pub use core::marker::PhantomData;
+    pub use core::option::Option::{self, None, Some};
+    pub use std::string::String;
+    pub use std::vec::Vec;
+}
 
 use crate::query::{LocaleSelector, PageMode, Pagination, Populate, Query, Status, print::print};
 use crate::schema::{LoadOptions, Model, SchemaErrors, SchemaId, SchemaKind};
