@@ -417,7 +417,7 @@ fn additive_changes_migrate_automatically() {
         described.contains(&"create table `pages_author_lnk`".to_string()),
         "{described:?}"
     );
-    migrate::apply(&conn, &plan, &model, false).unwrap();
+    migrate::apply(&conn, &plan, false).unwrap();
 
     assert!(migrate::verify(&conn, &model).is_empty());
     assert!(migrate::plan(&conn, &model).unwrap().is_empty());
@@ -489,7 +489,7 @@ fn destructive_changes_are_refused_unless_allowed() {
             "drop table `secrets` (1 rows)".to_string(),
         ]
     );
-    let err = migrate::apply(&conn, &plan, &model, false).unwrap_err();
+    let err = migrate::apply(&conn, &plan, false).unwrap_err();
     assert!(matches!(err, StoreError::Destructive(_)));
     let msg = err.to_string();
     assert!(msg.contains("`authors`.`bio`"), "{msg}");
@@ -498,7 +498,7 @@ fn destructive_changes_are_refused_unless_allowed() {
     assert!(columns(&conn, "authors").iter().any(|(c, _)| c == "bio"));
     assert!(tables(&conn).contains("secrets"));
 
-    migrate::apply(&conn, &plan, &model, true).unwrap();
+    migrate::apply(&conn, &plan, true).unwrap();
     assert!(!columns(&conn, "authors").iter().any(|(c, _)| c == "bio"));
     assert!(!tables(&conn).contains("secrets"));
     assert!(!tables(&conn).contains("articles_secret_lnk"));
@@ -550,7 +550,7 @@ fn type_changes_rebuild_the_table_when_allowed() {
             .to_string()
             .contains("`name` varchar(255) → integer")
     );
-    migrate::apply(&conn, &plan, &model, true).unwrap();
+    migrate::apply(&conn, &plan, true).unwrap();
     assert_eq!(
         columns(&conn, "tags")[2],
         ("name".to_string(), "integer".to_string())

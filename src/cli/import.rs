@@ -99,7 +99,7 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
         for change in &plan.additive {
             eprintln!("migrating: {change}");
         }
-        migrate::apply(&conn, &plan, &model, args.allow_destructive)?;
+        migrate::apply(&conn, &plan, args.allow_destructive)?;
     }
     let bar = progress_bar();
     let started = Instant::now();

@@ -102,11 +102,17 @@ fn stored_layout(model: &Model, layout: &DatabaseLayout) -> StoredLayout {
     }
 }
 
+fn layout_json(model: &Model, layout: &DatabaseLayout) -> Result<String, StoreError> {
+    serde_json::to_string(&stored_layout(model, layout))
+        .map_err(|e| StoreError::Other(format!("cannot encode the layout: {e}")))
+}
+
 /// Records the model's layout in `strata_schema` (creating the table if needed).
 pub(crate) fn record_layout(conn: &Connection, model: &Model) -> Result<(), StoreError> {
-    let stored = stored_layout(model, &model.database_layout());
-    let json = serde_json::to_string(&stored)
-        .map_err(|e| StoreError::Other(format!("cannot encode the layout: {e}")))?;
+    record_json(conn, &layout_json(model, &model.database_layout())?)
+}
+
+fn record_json(conn: &Connection, json: &str) -> Result<(), StoreError> {
     conn.execute(
         &format!(
             "create table if not exists {} (`id` integer not null primary key autoincrement, `layout` json null, `time` datetime null)",
@@ -363,6 +369,8 @@ pub struct MigrationPlan {
     pub destructive: Vec<Change>,
     /// Whether the recorded layout needs writing even if no change is needed.
     record: bool,
+    /// The layout to record in `strata_schema` once applied.
+    layout: String,
 }
 
 impl MigrationPlan {
@@ -647,17 +655,16 @@ pub fn plan(conn: &Connection, model: &Model) -> Result<MigrationPlan, StoreErro
         }
     }
 
+    let json = layout_json(model, &layout)?;
     let record = match &previous {
         None => true,
-        Some(p) => {
-            serde_json::to_string(p).ok()
-                != serde_json::to_string(&stored_layout(model, &layout)).ok()
-        }
+        Some(p) => serde_json::to_string(p).ok().as_deref() != Some(json.as_str()),
     };
     Ok(MigrationPlan {
         additive,
         destructive,
         record,
+        layout: json,
     })
 }
 
@@ -668,7 +675,6 @@ pub fn plan(conn: &Connection, model: &Model) -> Result<MigrationPlan, StoreErro
 pub fn apply(
     conn: &Connection,
     plan: &MigrationPlan,
-    model: &Model,
     allow_destructive: bool,
 ) -> Result<(), StoreError> {
     if !plan.destructive.is_empty() && !allow_destructive {
@@ -682,7 +688,7 @@ pub fn apply(
         // Dropping or rebuilding a table must not cascade into the tables that point at it.
         conn.pragma_update(None, "foreign_keys", "OFF")?;
     }
-    let result = apply_in_transaction(conn, plan, model, rebuilding);
+    let result = apply_in_transaction(conn, plan, rebuilding);
     if rebuilding {
         conn.pragma_update(None, "foreign_keys", "ON")?;
     }
@@ -692,7 +698,6 @@ pub fn apply(
 fn apply_in_transaction(
     conn: &Connection,
     plan: &MigrationPlan,
-    model: &Model,
     check_fks: bool,
 ) -> Result<(), StoreError> {
     let tx = conn.unchecked_transaction()?;
@@ -713,7 +718,7 @@ fn apply_in_transaction(
             )));
         }
     }
-    record_layout(&tx, model)?;
+    record_json(&tx, &plan.layout)?;
     tx.commit()?;
     Ok(())
 }
@@ -842,7 +847,7 @@ pub fn migrate(
     allow_destructive: bool,
 ) -> Result<MigrationPlan, StoreError> {
     let p = plan(conn, model)?;
-    apply(conn, &p, model, allow_destructive)?;
+    apply(conn, &p, allow_destructive)?;
     Ok(p)
 }
 
