@@ -3,6 +3,7 @@
 
 mod check;
 mod config;
+mod generate;
 mod import;
 mod serve;
 
@@ -31,6 +32,8 @@ enum Command {
         #[arg(long)]
         summary: bool,
     },
+    /// Generate typed Rust (structs, enums, the embedded model) for a content model.
+    Generate(generate::GenerateArgs),
     /// Import a dataset (strata-dataset/1) into a database, in one transaction.
     Import(import::ImportArgs),
     /// Serve the content API (Strapi v5's REST API) over HTTP.
@@ -42,6 +45,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { schemas, summary } => check::run(&schemas, summary),
+        Command::Generate(args) => generate::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Serve(args) => report(serve::run(args)),
     }

@@ -6,7 +6,7 @@
 //! * [`qs`]: the qs-compatible bracket parser (string → tree of strings).
 //! * `parse.rs`: tree → [`Query`], validated against the [`Model`](crate::schema::Model).
 //! * [`ast`]: the typed query.
-//! * [`print`]: [`Query`] → canonical query string.
+//! * [`mod@print`]: [`Query`] → canonical query string.
 //! * `values.rs`: Strapi's value coercions (numbers, booleans, dates, times).
 //!
 //! Who the caller is does not matter here: permission-dependent rules read a

@@ -1705,6 +1705,7 @@ impl<'a> Parser<'a> {
 
     fn locale(&self, schema: &Schema, v: Option<&QsValue>) -> Result<LocaleSelector, QueryError> {
         let strict = self.config.documents_strict_params;
+        let localized = schema.is_content_type() && schema.localized;
         let codes: Vec<String> = match v {
             None | Some(QsValue::Null) => return Ok(LocaleSelector::Default),
             Some(QsValue::String(s)) if s.is_empty() => return Ok(LocaleSelector::Default),
@@ -1717,7 +1718,12 @@ impl<'a> Parser<'a> {
                 if strict {
                     return Err(QueryError::Invalid("Invalid parameter at 'locale'. Expected a string, array of strings, empty string, null, or undefined; received: object".into()));
                 }
-                return Ok(LocaleSelector::Codes(Vec::new()));
+                // An object names no locale: nothing matches (non-localized types ignore it).
+                return Ok(if localized {
+                    LocaleSelector::Codes(Vec::new())
+                } else {
+                    LocaleSelector::Default
+                });
             }
         };
         if strict {
@@ -1727,7 +1733,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if !(schema.is_content_type() && schema.localized) {
+        if !localized {
             return Ok(LocaleSelector::Default);
         }
         if codes.iter().any(|c| c == "*") {

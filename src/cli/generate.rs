@@ -1,0 +1,70 @@
+//! `strata generate`: write the typed Rust module for a content model (the same code a
+//! `build.rs` gets from `strata_codegen::Builder`), for projects that commit generated
+//! code. With `--check`, nothing is written: the command fails when the file is stale.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+/// Options of `strata generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Folder with the schemas (a Strapi project, its `src/`, or a folder holding `api/`
+    /// and `components/`). It is named in the generated file's header as given.
+    #[arg(long, env = "STRATA_SCHEMAS", default_value = "./schemas")]
+    pub schemas: PathBuf,
+    /// The Rust file to write (`-` or absent: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write nothing; exit with status 1 when `--out` is missing or differs from what
+    /// would be generated (for CI).
+    #[arg(long, requires = "out")]
+    pub check: bool,
+}
+
+/// Runs `strata generate`.
+pub fn run(args: &GenerateArgs) -> ExitCode {
+    let source = match strata_codegen::generate_source(&args.schemas) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}", e.to_string().trim_end());
+            return ExitCode::FAILURE;
+        }
+    };
+    let out = args.out.as_ref().filter(|p| p.as_os_str() != "-");
+    let Some(out) = out else {
+        return match std::io::stdout().lock().write_all(source.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            // `strata generate | head` is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: writing to standard output: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    };
+    if args.check {
+        return if std::fs::read_to_string(out).is_ok_and(|old| old == source) {
+            ExitCode::SUCCESS
+        } else {
+            eprintln!(
+                "{} is not what `strata generate --schemas {}` produces; regenerate it",
+                out.display(),
+                args.schemas.display()
+            );
+            ExitCode::FAILURE
+        };
+    }
+    match strata_codegen::write_if_changed(out, &source) {
+        Ok(()) => {
+            eprintln!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
