@@ -2,6 +2,7 @@
 
 /// The schema files this module was generated from: paths relative to the
 /// schemas root, and their JSON text.
+#[rustfmt::skip]
 pub static SCHEMA_FILES: &[(&str, &str)] = &[
     (
         "api/article/content-types/article/schema.json",
@@ -204,12 +205,14 @@ pub static SCHEMA_FILES: &[(&str, &str)] = &[
 ];
 
 /// The content model of this module, loaded once from [`SCHEMA_FILES`].
+#[rustfmt::skip]
 pub fn model() -> &'static ::strata::schema::Model {
     static CELL: ::std::sync::OnceLock<::strata::schema::Model> = ::std::sync::OnceLock::new();
     ::strata::typed::embedded_model(&CELL, SCHEMA_FILES)
 }
 
 /// The collection type `api::article.article` (`/api/articles`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -460,6 +463,7 @@ pub struct Article {
 }
 
 /// The values of `kind` on `api::article.article`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -482,6 +486,7 @@ pub enum ArticleKind {
     #[serde(rename = "opinion")]
     Opinion,
 }
+#[rustfmt::skip]
 impl ArticleKind {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
@@ -494,6 +499,7 @@ impl ArticleKind {
 }
 
 /// The components of the dynamic zone `blocks` on `api::article.article`, tagged by `__component`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -521,6 +527,7 @@ pub enum ArticleBlocks {
 }
 
 /// The collection type `api::author.author` (`/api/authors`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -608,6 +615,7 @@ pub struct Author {
 }
 
 /// The collection type `api::category.category` (`/api/categories`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -699,6 +707,7 @@ pub struct Category {
 }
 
 /// The collection type `api::secret.secret` (`/api/secrets`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -755,6 +764,7 @@ pub struct Secret {
 }
 
 /// The collection type `api::tag.tag` (`/api/tags`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -821,6 +831,7 @@ pub struct Tag {
 }
 
 /// The collection type `plugin::upload.file` (`/api/files`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -965,6 +976,7 @@ pub struct UploadFile {
 }
 
 /// The collection type `plugin::users-permissions.permission` (`/api/permissions`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1031,6 +1043,7 @@ pub struct UsersPermissionsPermission {
 }
 
 /// The collection type `plugin::users-permissions.role` (`/api/roles`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1121,6 +1134,7 @@ pub struct UsersPermissionsRole {
 }
 
 /// The collection type `plugin::users-permissions.user` (`/api/users`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1214,6 +1228,7 @@ pub struct UsersPermissionsUser {
 }
 
 /// The component `shared.faq-item`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1243,6 +1258,7 @@ pub struct SharedFaqItem {
 }
 
 /// The component `shared.media`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1264,6 +1280,7 @@ pub struct SharedMedia {
 }
 
 /// The component `shared.quote`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1298,6 +1315,7 @@ pub struct SharedQuote {
 }
 
 /// The component `shared.rich-text`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1323,6 +1341,7 @@ pub struct SharedRichText {
 }
 
 /// The component `shared.seo`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1373,6 +1392,7 @@ pub struct SharedSeo {
 }
 
 /// The component `shared.slider`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1398,6 +1418,7 @@ pub struct SharedSlider {
 }
 
 /// The component `shared.social-link`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1436,6 +1457,7 @@ pub struct SharedSocialLink {
 }
 
 /// The values of `network` on `shared.social-link`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1458,6 +1480,7 @@ pub enum SharedSocialLinkNetwork {
     #[serde(rename = "linkedin")]
     Linkedin,
 }
+#[rustfmt::skip]
 impl SharedSocialLinkNetwork {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {

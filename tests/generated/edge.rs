@@ -2,6 +2,7 @@
 
 /// The schema files this module was generated from: paths relative to the
 /// schemas root, and their JSON text.
+#[rustfmt::skip]
 pub static SCHEMA_FILES: &[(&str, &str)] = &[
     (
         "api/everything/content-types/everything/schema.json",
@@ -249,12 +250,14 @@ pub static SCHEMA_FILES: &[(&str, &str)] = &[
 ];
 
 /// The content model of this module, loaded once from [`SCHEMA_FILES`].
+#[rustfmt::skip]
 pub fn model() -> &'static ::strata::schema::Model {
     static CELL: ::std::sync::OnceLock<::strata::schema::Model> = ::std::sync::OnceLock::new();
     ::strata::typed::embedded_model(&CELL, SCHEMA_FILES)
 }
 
 /// The collection type `api::everything.everything` (`/api/everythings`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -544,6 +547,7 @@ pub struct Everything {
 }
 
 /// The values of `kind` on `api::everything.everything`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -566,6 +570,7 @@ pub enum EverythingKind2 {
     #[serde(rename = "large")]
     Large,
 }
+#[rustfmt::skip]
 impl EverythingKind2 {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
@@ -578,6 +583,7 @@ impl EverythingKind2 {
 }
 
 /// The components of the dynamic zone `sections` on `api::everything.everything`, tagged by `__component`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -602,6 +608,7 @@ pub enum EverythingSections {
 }
 
 /// The single type `api::homepage.homepage` (`/api/homepage`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -696,6 +703,7 @@ pub struct Homepage {
 }
 
 /// The components of the dynamic zone `body` on `api::homepage.homepage`, tagged by `__component`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -717,6 +725,7 @@ pub enum HomepageBody {
 }
 
 /// The collection type `api::keyword.keyword` (`/api/keywords`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -871,6 +880,7 @@ pub struct Keyword {
 }
 
 /// The values of `match` on `api::keyword.keyword`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -917,6 +927,7 @@ pub enum KeywordMatch {
     #[serde(rename = "-")]
     V,
 }
+#[rustfmt::skip]
 impl KeywordMatch {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
@@ -937,6 +948,7 @@ impl KeywordMatch {
 }
 
 /// The collection type `api::long-name.long-name` (`/api/long-names`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1033,6 +1045,7 @@ pub struct LongName {
 }
 
 /// The collection type `api::node.node` (`/api/nodes`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1160,6 +1173,7 @@ pub struct Node {
 }
 
 /// The collection type `api::option.option` (`/api/options`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1220,6 +1234,7 @@ pub struct Option2 {
 }
 
 /// The values of `field` on `api::option.option`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1239,6 +1254,7 @@ pub enum Option2Field2 {
     #[serde(rename = "two")]
     Two,
 }
+#[rustfmt::skip]
 impl Option2Field2 {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
@@ -1250,6 +1266,7 @@ impl Option2Field2 {
 }
 
 /// The collection type `plugin::i18n.locale` (`/api/locales`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1316,6 +1333,7 @@ pub struct I18nLocale {
 }
 
 /// The collection type `plugin::upload.file` (`/api/files`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1460,6 +1478,7 @@ pub struct UploadFile {
 }
 
 /// The collection type `plugin::users-permissions.permission` (`/api/permissions`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1526,6 +1545,7 @@ pub struct UsersPermissionsPermission {
 }
 
 /// The collection type `plugin::users-permissions.role` (`/api/roles`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1616,6 +1636,7 @@ pub struct UsersPermissionsRole {
 }
 
 /// The collection type `plugin::users-permissions.user` (`/api/users`).
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1709,6 +1730,7 @@ pub struct UsersPermissionsUser {
 }
 
 /// The component `everything.kind`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1734,6 +1756,7 @@ pub struct EverythingKind {
 }
 
 /// The values of `size` on `everything.kind`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1759,6 +1782,7 @@ pub enum EverythingKindSize {
     #[serde(rename = "xl")]
     Xl,
 }
+#[rustfmt::skip]
 impl EverythingKindSize {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
@@ -1772,6 +1796,7 @@ impl EverythingKindSize {
 }
 
 /// The component `nested.level-one`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1801,6 +1826,7 @@ pub struct NestedLevelOne {
 }
 
 /// The component `nested.level-three`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1857,6 +1883,7 @@ pub struct NestedLevelThree {
 }
 
 /// The component `nested.level-two`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1886,6 +1913,7 @@ pub struct NestedLevelTwo {
 }
 
 /// The component `node.path`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1907,6 +1935,7 @@ pub struct NodePath2 {
 }
 
 /// The component `shared.pair`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1945,6 +1974,7 @@ pub struct SharedPair {
 }
 
 /// The values of `type` on `shared.pair`.
+#[rustfmt::skip]
 #[derive(
     Debug,
     Clone,
@@ -1967,6 +1997,7 @@ pub enum SharedPairType {
     #[serde(rename = "flag")]
     Flag,
 }
+#[rustfmt::skip]
 impl SharedPairType {
     /// The value as written in the schema and sent over the wire.
     pub fn as_str(&self) -> &'static str {
