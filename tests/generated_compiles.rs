@@ -6,6 +6,8 @@
 //! * they are exactly what `strata generate` writes today (regenerate them with the
 //!   commands in [`FILES`] after changing the generator or the schemas);
 //! * the embedded `model()` of each loads, and equals the model loaded from the folder;
+//! * every generated struct's derived description (its `#[strata(...)]` attributes)
+//!   equals `Description::from_schema` of the runtime model;
 //! * entries read and write back JSON in the flat v5 shape, keywords and all.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -87,6 +89,97 @@ fn embedded_models_equal_the_models_on_disk() {
     }
 }
 
+/// Checks `T::describe()` against the model; returns the uid checked.
+fn describe<T: strata::typed::Typed>(
+    model: &strata::schema::Model,
+    failures: &mut Vec<String>,
+) -> String {
+    use strata::typed::Description;
+    let derived = T::describe();
+    match model.by_uid(&derived.uid) {
+        Some(schema) => {
+            let expected = Description::from_schema(model, schema);
+            if derived != expected {
+                failures.push(format!("{derived:#?}\n!=\n{expected:#?}"));
+            }
+        }
+        None => failures.push(format!("{} is not in the model", derived.uid)),
+    }
+    derived.uid
+}
+
+/// The structs of a generated file (`pub struct Name {`).
+fn struct_count(file: &str) -> usize {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    text.lines()
+        .filter(|l| l.starts_with("pub struct "))
+        .count()
+}
+
+#[test]
+fn derived_descriptions_equal_the_runtime_model() {
+    let mut failures = Vec::new();
+    let (b, e) = (blog::model(), edge::model());
+    let blog_uids = {
+        use blog::*;
+        let f = &mut failures;
+        [
+            describe::<Article>(b, f),
+            describe::<Author>(b, f),
+            describe::<Category>(b, f),
+            describe::<Secret>(b, f),
+            describe::<Tag>(b, f),
+            describe::<UploadFile>(b, f),
+            describe::<UsersPermissionsPermission>(b, f),
+            describe::<UsersPermissionsRole>(b, f),
+            describe::<UsersPermissionsUser>(b, f),
+            describe::<SharedFaqItem>(b, f),
+            describe::<SharedMedia>(b, f),
+            describe::<SharedQuote>(b, f),
+            describe::<SharedRichText>(b, f),
+            describe::<SharedSeo>(b, f),
+            describe::<SharedSlider>(b, f),
+            describe::<SharedSocialLink>(b, f),
+        ]
+    };
+    let edge_uids = {
+        use edge::*;
+        let f = &mut failures;
+        [
+            describe::<Everything>(e, f),
+            describe::<Homepage>(e, f),
+            describe::<Keyword>(e, f),
+            describe::<LongName>(e, f),
+            describe::<Node>(e, f),
+            describe::<Option2>(e, f),
+            describe::<I18nLocale>(e, f),
+            describe::<UploadFile>(e, f),
+            describe::<UsersPermissionsPermission>(e, f),
+            describe::<UsersPermissionsRole>(e, f),
+            describe::<UsersPermissionsUser>(e, f),
+            describe::<EverythingKind>(e, f),
+            describe::<NestedLevelOne>(e, f),
+            describe::<NestedLevelThree>(e, f),
+            describe::<NestedLevelTwo>(e, f),
+            describe::<NodePath2>(e, f),
+            describe::<SharedPair>(e, f),
+        ]
+    };
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Every generated struct is checked (a new one must be added above).
+    assert_eq!(blog_uids.len(), struct_count("tests/generated/blog.rs"));
+    assert_eq!(edge_uids.len(), struct_count("tests/generated/edge.rs"));
+    // The edge set's every user schema has a struct, and so do the built-ins it reaches.
+    for uid in [
+        "api::option.option",
+        "plugin::i18n.locale",
+        "node.path",
+        "everything.kind",
+    ] {
+        assert!(edge_uids.iter().any(|u| u == uid), "{uid}");
+    }
+}
+
 #[test]
 fn blog_entries_round_trip() {
     let text = r#"{
@@ -144,4 +237,70 @@ fn every_generated_type_has_a_json_schema() {
     // Private attributes are not fields.
     assert!(!text.contains("internalNote") && !text.contains("\"password\""));
     let _ = schemars::schema_for!(blog::Article);
+}
+
+#[test]
+fn typed_queries_go_through_keyword_fields_self_relations_and_nested_components() {
+    use edge::*;
+    use strata::query::{Permissions, QueryConfig, parse_query};
+    use strata::typed::{ContentType, TypedQuery};
+
+    fn parses_back<T: ContentType>(q: &TypedQuery<T>) -> String {
+        let s = q.to_query_string();
+        let m = T::model();
+        let back = parse_query(
+            &s,
+            m,
+            T::schema_id(),
+            &Permissions::all(m),
+            &QueryConfig::default(),
+        );
+        match back {
+            Ok(back) => assert_eq!(&back, q.query(), "{s}"),
+            Err(e) => panic!("{s}: {e:?}"),
+        }
+        s
+    }
+
+    let q = keyword::query()
+        .filter(keyword::filter().r#type().contains("x"))
+        .filter(keyword::filter().self_().r#fn().gt(3))
+        .filter(keyword::filter().r#match().eq(KeywordMatch::WithComma))
+        .sort(keyword::sort().r#async().desc());
+    let s = parses_back(&q);
+    assert!(s.contains("[type][$contains]=x"), "{s}");
+    assert!(s.contains("[self][fn][$gt]=3"), "{s}");
+    assert!(s.contains("[match][$eq]=with,comma"), "{s}");
+
+    let q = node::query()
+        .filter(
+            node::filter()
+                .parent()
+                .children()
+                .friend_of()
+                .name()
+                .eq("n"),
+        )
+        .populate(NodePopulate::Path)
+        .populate(NodePopulate::SeeAlso.count());
+    let s = parses_back(&q);
+    assert!(
+        s.contains("[parent][children][friendOf][name][$eq]=n"),
+        "{s}"
+    );
+
+    let q = everything::query().filter(
+        everything::filter()
+            .tree()
+            .levels()
+            .leaf()
+            .node()
+            .name()
+            .eq("deep"),
+    );
+    let s = parses_back(&q);
+    assert!(
+        s.contains("[tree][levels][leaf][node][name][$eq]=deep"),
+        "{s}"
+    );
 }
