@@ -685,3 +685,116 @@ fn a_generated_dataset_imports_with_every_row() {
     let fk_problems = select(&conn, "select * from pragma_foreign_key_check");
     assert!(fk_problems.is_empty());
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
+    let dir = temp_dir("single");
+    let schemas = dir.join("schemas");
+    copy_dir(&root("tests/fixtures/blog/schemas"), &schemas);
+    let url = format!("sqlite://{}", dir.join("single.db").display());
+    let schemas_arg = schemas.display().to_string();
+    let out = strata(&[
+        "import",
+        "examples/blog/dataset.json",
+        "--schemas",
+        &schemas_arg,
+        "--database",
+        &url,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The model gains a single type: the next import migrates the database first.
+    let home = schemas.join("api/homepage/content-types/homepage");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("schema.json"),
+        r#"{"kind": "singleType", "collectionName": "homepages",
+            "info": {"singularName": "homepage", "pluralName": "homepages", "displayName": "Homepage"},
+            "options": {"draftAndPublish": true},
+            "attributes": {"headline": {"type": "string", "required": true}}}"#,
+    )
+    .unwrap();
+    let two = dir.join("two.json");
+    std::fs::write(
+        &two,
+        r#"{"format": "strata-dataset/1", "documents": [
+             {"type": "api::homepage.homepage", "key": "home", "published": {}},
+             {"type": "api::homepage.homepage", "key": "home2", "draft": {}}
+           ]}"#,
+    )
+    .unwrap();
+    let out = strata(&[
+        "import",
+        two.to_str().unwrap(),
+        "--schemas",
+        &schemas_arg,
+        "--database",
+        &url,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("migrating: create table `homepages`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("api::homepage.homepage `home2`: $.documents[1]: `api::homepage.homepage` is a single type: it holds one document, and the dataset already has it"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("api::homepage.homepage `home`: $.documents[0].published: required attribute `headline` has no value"),
+        "{stderr}"
+    );
+
+    let one = dir.join("one.json");
+    std::fs::write(
+        &one,
+        r#"{"format": "strata-dataset/1", "documents": [
+             {"type": "api::homepage.homepage", "key": "home", "published": {"headline": "Hi"}}]}"#,
+    )
+    .unwrap();
+    let out = strata(&[
+        "import",
+        one.to_str().unwrap(),
+        "--schemas",
+        &schemas_arg,
+        "--database",
+        &url,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = strata(&[
+        "import",
+        one.to_str().unwrap(),
+        "--schemas",
+        &schemas_arg,
+        "--database",
+        &url,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("and the database already has it"),
+        "{stderr}"
+    );
+}

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::stream::{Item, Section, for_each_item};
 use super::values::{json_type, parse_timestamp, path_index, path_key};
 use super::{DATASET_FORMAT, ImportError, Problems};
-use crate::schema::{Model, Schema};
+use crate::schema::{Model, Schema, SchemaKind};
 use crate::store::ddl::quote;
 
 /// The most locales one dataset may use (a document's rows are tracked in 64-bit masks).
@@ -666,6 +666,21 @@ pub(crate) fn build(
                     }
                     idx.broken.insert(i);
                     // Keep the key known so that references to it are not reported too.
+                }
+                if schema.kind == SchemaKind::SingleType
+                    && (!idx.docs[schema.id.index()].is_empty()
+                        || idx.table_had_rows[schema.id.index()])
+                {
+                    problems.push(
+                        Some(&label),
+                        &p,
+                        format!(
+                            "`{}` is a single type: it holds one document, and the {} already has it",
+                            schema.uid,
+                            if idx.table_had_rows[schema.id.index()] { "database" } else { "dataset" }
+                        ),
+                    );
+                    idx.broken.insert(i);
                 }
                 entry.first_row = next[schema.id.index()];
                 next[schema.id.index()] += i64::from(entry.rows());
