@@ -12,8 +12,12 @@
 //! of `strata.toml` and the blog dataset (`examples/blog/dataset.json`), as `strata serve`
 //! does on first start. The typed structs are `examples/generated/blog.rs`.
 
-#[path = "generated/blog.rs"]
-mod blog;
+/// Typed Rust for the bundled schemas: `strata generate --schemas schemas --out
+/// examples/generated/blog.rs` (a test checks that it is up to date).
+#[allow(dead_code)]
+mod blog {
+    include!("generated/blog.rs");
+}
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -26,10 +30,11 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use strata::http::{self, AppState, ServerConfig};
-use strata::query::{Permissions, QueryConfig, parse_query};
 use strata::schema::{self, Model};
 use strata::store::{self, DatabaseUrl, Store, ddl, sqlite};
-use strata::typed::{ContentType, TypedQuery};
+use strata::typed::TypedQuery;
+
+use blog::{Article, ArticleField, ArticlePopulate, AuthorField, article};
 
 /// What the public role may read (as in `strata.toml`).
 const PUBLIC_ACTIONS: &[&str] = &[
@@ -106,34 +111,15 @@ async fn featured(State(store): State<Arc<Store>>) -> Response {
     }
 }
 
-/// The typed query of `/custom/featured`.
-fn featured_query() -> TypedQuery<blog::Article> {
-    typed(
-        "filters[featured][$eq]=true\
-         &populate[author][fields][0]=name\
-         &fields[0]=title&fields[1]=slug&fields[2]=views\
-         &sort[0]=views:desc&pagination[pageSize]=5",
-    )
-}
-
-/// A typed query from its query-string form, resolved against `T`'s model.
-// Until the derived builders land (`article::query().filter(...)`), queries are written in
-// Strapi's query-string syntax and checked against the generated model.
-fn typed<T: ContentType>(qs: &str) -> TypedQuery<T> {
-    let model: &Model = T::model();
-    match parse_query(
-        qs,
-        model,
-        T::schema_id(),
-        &Permissions::all(model),
-        &QueryConfig::default(),
-    ) {
-        Ok(q) => TypedQuery::from_query(q),
-        Err(e) => {
-            eprintln!("invalid query {qs}: {e}");
-            TypedQuery::new()
-        }
-    }
+/// The typed query of `/custom/featured`: a wrong field name or an operator that does not
+/// fit the field's type would not compile.
+fn featured_query() -> TypedQuery<Article> {
+    article::query()
+        .filter(article::filter().featured().eq(true))
+        .populate(ArticlePopulate::Author.fields([AuthorField::Name]))
+        .fields([ArticleField::Title, ArticleField::Slug, ArticleField::Views])
+        .sort(article::sort().views().desc())
+        .page(1, 5)
 }
 
 fn internal(message: &str) -> Response {

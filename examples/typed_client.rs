@@ -8,12 +8,17 @@
 //!
 //! The structs are `examples/generated/blog.rs` (the bundled `schemas/`).
 
-#[path = "generated/blog.rs"]
-mod blog;
+/// Typed Rust for the bundled schemas: `strata generate --schemas schemas --out
+/// examples/generated/blog.rs` (a test checks that it is up to date).
+#[allow(dead_code)]
+mod blog {
+    include!("generated/blog.rs");
+}
 
 use strata::client::{Client, ClientError};
-use strata::query::{Permissions, QueryConfig, parse_query};
-use strata::typed::{ContentType, Field, Many, One, TypedQuery};
+use strata::typed::{Field, Many, One};
+
+use blog::{ArticleField, ArticlePopulate, AuthorField, TagField, article, secret};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
@@ -24,12 +29,21 @@ async fn main() -> anyhow::Result<()> {
     }
     println!("server: {base}");
 
-    // Articles by Ada Lovelace with at least 10 views, with their author and tags.
-    let query = typed::<blog::Article>(
-        "filters[author][name][$eqi]=ada%20lovelace&filters[views][$gte]=10\
-         &populate[author][fields][0]=name&populate[tags][fields][0]=name\
-         &fields[0]=title&fields[1]=views&sort[0]=views:desc&pagination[pageSize]=5",
-    )?;
+    // Articles by Ada Lovelace with at least 10 views, with their author and tags: field
+    // names, operators and value types are checked by the compiler.
+    let query = article::query()
+        .filter(
+            article::filter()
+                .author()
+                .name()
+                .eqi("ada lovelace")
+                .and(article::filter().views().gte(10)),
+        )
+        .populate(ArticlePopulate::Author.fields([AuthorField::Name]))
+        .populate(ArticlePopulate::Tags.fields([TagField::Name]))
+        .fields([ArticleField::Title, ArticleField::Views])
+        .sort(article::sort().views().desc())
+        .page(1, 5);
     println!("\nGET /api/articles?{}", query.to_query_string());
     let page = client.find(&query).await?;
     println!(
@@ -58,7 +72,9 @@ async fn main() -> anyhow::Result<()> {
     }
 
     // One document, with its SEO component.
-    let one = typed::<blog::Article>("populate[seo]=true&fields[0]=title")?;
+    let one = article::query()
+        .populate(ArticlePopulate::Seo)
+        .fields([ArticleField::Title]);
     let id = "article00000000000000001";
     match client.find_one(id, &one).await? {
         Some(article) => println!(
@@ -71,15 +87,12 @@ async fn main() -> anyhow::Result<()> {
 
     // A document that does not exist is `None`, not an error.
     let missing = client
-        .find_one(
-            "doesnotexist000000000000",
-            &TypedQuery::<blog::Article>::new(),
-        )
+        .find_one("doesnotexist000000000000", &article::query())
         .await?;
     println!("missing document: {missing:?}");
 
     // Errors carry Strapi's error body.
-    match client.find(&TypedQuery::<blog::Secret>::new()).await {
+    match client.find(&secret::query()).await {
         Ok(page) => println!(
             "secrets: {} (the public role may read them)",
             page.data.len()
@@ -93,20 +106,4 @@ async fn main() -> anyhow::Result<()> {
         Err(e) => return Err(e.into()),
     }
     Ok(())
-}
-
-/// A typed query from its query-string form, checked against the generated model.
-// Until the derived builders land (`article::query().filter(...)`), queries are written in
-// Strapi's query-string syntax and validated against `T`'s model here.
-fn typed<T: ContentType>(qs: &str) -> anyhow::Result<TypedQuery<T>> {
-    let model = T::model();
-    let q = parse_query(
-        qs,
-        model,
-        T::schema_id(),
-        &Permissions::all(model),
-        &QueryConfig::default(),
-    )
-    .map_err(|e| anyhow::anyhow!("invalid query {qs}: {e}"))?;
-    Ok(TypedQuery::from_query(q))
 }

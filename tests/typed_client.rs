@@ -4,8 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "../examples/generated/blog.rs"]
-mod blog;
+#[allow(dead_code)]
+mod blog {
+    include!("generated/blog.rs");
+}
 mod common;
 
 use std::net::SocketAddr;
@@ -14,10 +16,15 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 use strata::client::{Client, ClientError};
 use strata::http::{self, AppState, ServerConfig};
-use strata::query::{Permissions, QueryConfig, parse_query};
+use strata::query::Status;
 use strata::schema;
 use strata::store::{DatabaseUrl, Store};
 use strata::typed::{ContentType, Field, Many, One, TypedQuery};
+
+use blog::{
+    ArticleField, ArticlePopulate, AuthorField, AuthorPopulate, SharedSeoPopulate, article, author,
+    tag,
+};
 
 /// The server, started once for all tests of this file.
 fn server() -> SocketAddr {
@@ -52,21 +59,6 @@ fn client() -> Client {
     Client::new(format!("http://{}", server()))
 }
 
-/// A typed query from its query-string form, resolved against `T`'s own model.
-// TODO(typed builders): build these with the derived filter/populate builders.
-fn typed<T: ContentType>(qs: &str) -> TypedQuery<T> {
-    let model = T::model();
-    let q = parse_query(
-        qs,
-        model,
-        T::schema_id(),
-        &Permissions::all(model),
-        &QueryConfig::default(),
-    )
-    .unwrap_or_else(|e| panic!("{qs}: {e}"));
-    TypedQuery::from_query(q)
-}
-
 /// What the server sends for `path?query`, as JSON.
 fn server_json(path: &str, query: &str) -> (u16, Value) {
     let (status, _, body) = common::http_get(server(), &format!("{path}?{query}"), &[]);
@@ -82,11 +74,19 @@ fn assert_same_json(expected: &Value, actual: &impl serde::Serialize) {
 
 #[tokio::test]
 async fn typed_filter_and_populate() {
-    let query = typed::<blog::Article>(
-        "filters[author][name][$eqi]=ada%20lovelace&filters[views][$gte]=0\
-         &populate[author][fields][0]=name&populate[tags][sort][0]=name:asc\
-         &fields[0]=title&fields[1]=views&sort[0]=title:asc&pagination[pageSize]=5",
-    );
+    let query = article::query()
+        .filter(
+            article::filter()
+                .author()
+                .name()
+                .eqi("ada lovelace")
+                .and(article::filter().views().gte(0)),
+        )
+        .populate(ArticlePopulate::Author.fields([AuthorField::Name]))
+        .populate(ArticlePopulate::Tags.sort(tag::sort().name().asc()))
+        .fields([ArticleField::Title, ArticleField::Views])
+        .sort(article::sort().title().asc())
+        .page(1, 5);
     let page = client().find(&query).await.unwrap();
     assert!(!page.data.is_empty());
     for article in &page.data {
@@ -123,9 +123,10 @@ async fn typed_filter_and_populate() {
 
 #[tokio::test]
 async fn offset_pagination_and_counts() {
-    let query = typed::<blog::Author>(
-        "populate[articles][count]=true&sort[0]=name:asc&pagination[start]=1&pagination[limit]=2",
-    );
+    let query = author::query()
+        .populate(AuthorPopulate::Articles.count())
+        .sort(author::sort().name().asc())
+        .offset(1, 2);
     let page = client().find(&query).await.unwrap();
     assert_eq!(page.data.len(), 2);
     assert!(matches!(
@@ -143,7 +144,9 @@ async fn offset_pagination_and_counts() {
 
 #[tokio::test]
 async fn find_one_and_not_found() {
-    let query = typed::<blog::Article>("populate[tags]=true&populate[seo][populate][social]=true");
+    let query = article::query()
+        .populate(ArticlePopulate::Tags)
+        .populate(ArticlePopulate::Seo.populate(SharedSeoPopulate::Social));
     let id = "article00000000000000001";
     let article = client().find_one(id, &query).await.unwrap().expect("found");
     assert_eq!(article.document_id, id);
@@ -161,7 +164,7 @@ async fn find_one_and_not_found() {
         .await
         .unwrap();
     assert!(missing.is_none());
-    let draft_only = typed::<blog::Article>("");
+    let draft_only = article::query();
     assert!(
         client()
             .find_one("article00000000000000023", &draft_only)
@@ -169,7 +172,7 @@ async fn find_one_and_not_found() {
             .unwrap()
             .is_none()
     );
-    let draft = typed::<blog::Article>("status=draft");
+    let draft = article::query().status(Status::Draft);
     assert!(
         client()
             .find_one("article00000000000000023", &draft)
@@ -203,7 +206,9 @@ async fn server_errors_are_typed() {
 
     // A query the typed model allows but the server's public role does not: a 400
     // ValidationError with Strapi's message and details.
-    let query = typed::<blog::Article>("filters[secret][label][$eq]=x&fields[0]=title");
+    let query = article::query()
+        .filter(article::filter().secret().label().eq("x"))
+        .fields([ArticleField::Title]);
     let err = client().find(&query).await.unwrap_err();
     let (status, body) = server_json("/api/articles", &query.to_query_string());
     assert_eq!(status, 400);

@@ -4,16 +4,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "../examples/generated/blog.rs"]
-mod blog;
+#[allow(dead_code)]
+mod blog {
+    include!("generated/blog.rs");
+}
 mod common;
 
 use std::sync::Arc;
 
-use strata::query::{Permissions, QueryConfig, parse_query};
+use strata::query::{Permissions, QueryConfig, Status, parse_query};
 use strata::schema::{self, Model, SchemaKind};
 use strata::store::{DatabaseUrl, Store};
 use strata::typed::{ContentType, Field, Many, One, TypedQuery};
+
+use blog::{ArticleField, ArticlePopulate, AuthorPopulate, article, author};
 
 fn store() -> Store {
     let dir = std::env::temp_dir().join(format!(
@@ -90,11 +94,10 @@ fn typed_pages_equal_the_endpoint_bodies() {
 #[test]
 fn typed_entries_have_typed_fields() {
     let store = store();
-    let page = store
-        .find(&typed::<blog::Author>(
-            "populate[articles][fields][0]=title&sort[0]=name:asc",
-        ))
-        .unwrap();
+    let query = author::query()
+        .populate(AuthorPopulate::Articles.fields([ArticleField::Title]))
+        .sort(author::sort().name().asc());
+    let page = store.find(&query).unwrap();
     assert!(page.total.unwrap() >= 3);
     let ada = page
         .entries
@@ -114,7 +117,7 @@ fn typed_entries_have_typed_fields() {
 #[test]
 fn find_one_by_document_id() {
     let store = store();
-    let query = typed::<blog::Article>("populate[author]=true");
+    let query = article::query().populate(ArticlePopulate::Author);
     let article = store
         .find_one("article00000000000000001", &query)
         .unwrap()
@@ -161,7 +164,7 @@ fn find_one_by_document_id() {
         store
             .find_one(
                 "article00000000000000023",
-                &typed::<blog::Article>("status=draft")
+                &article::query().status(Status::Draft)
             )
             .unwrap()
             .is_some()

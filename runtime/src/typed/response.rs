@@ -14,6 +14,7 @@ use crate::query::{PageMode, Pagination};
 
 /// `GET /api/<plural>`: the entries of one page and the pagination.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(bound(serialize = "T: Serialize", deserialize = "T: DeserializeOwned"))]
 pub struct ListResponse<T> {
     /// The entries, in order.
@@ -24,6 +25,7 @@ pub struct ListResponse<T> {
 
 /// The `meta` object of a list response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListMeta {
     /// `meta.pagination`.
     pub pagination: PaginationMeta,
@@ -35,6 +37,7 @@ pub struct ListMeta {
 /// `meta.pagination`, in the shape the request chose: `pagination[page]`/`[pageSize]`
 /// (the default) or `pagination[start]`/`[limit]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum PaginationMeta {
     /// `{page, pageSize, pageCount?, total?}`.
@@ -45,6 +48,7 @@ pub enum PaginationMeta {
 
 /// Page-based pagination metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PagePagination {
     /// The page, from 1.
@@ -61,6 +65,7 @@ pub struct PagePagination {
 
 /// Offset-based pagination metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct OffsetPagination {
     /// The offset of the first entry.
     pub start: u64,
@@ -101,6 +106,7 @@ impl PaginationMeta {
 
 /// `GET /api/<plural>/<documentId>` and single types: one entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(bound(serialize = "T: Serialize", deserialize = "T: DeserializeOwned"))]
 pub struct SingleResponse<T> {
     /// The entry.
@@ -113,6 +119,7 @@ pub struct SingleResponse<T> {
 /// The `error` object of an error response:
 /// `{"data": null, "error": {"status", "name", "message", "details"}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorBody {
     /// The HTTP status.
     pub status: u16,
@@ -127,6 +134,7 @@ pub struct ErrorBody {
 
 /// A whole error response, as sent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorResponse {
     /// Always `null`.
     pub data: Value,
