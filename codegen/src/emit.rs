@@ -531,6 +531,9 @@ impl<'m> Plan<'m> {
         let name = self.enum_names.get(&(s.id, a.id)).map(|n| ident(n))?;
         match &a.kind {
             AttributeKind::Scalar(ScalarType::Enumeration { values }) => {
+                // A value listed twice is one variant.
+                let mut seen = BTreeSet::new();
+                let values: Vec<&String> = values.iter().filter(|v| seen.insert(*v)).collect();
                 let mut scope = Scope::default();
                 let variants: Vec<Ident> = values
                     .iter()
