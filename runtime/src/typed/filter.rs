@@ -24,9 +24,9 @@
 //! | every field, relation, media and component | `null` `not_null` |
 //!
 //! Values are typed by the field: an integer field takes Rust integers, a float or decimal
-//! field numbers, a biginteger field integers or [`BigInt`](super::BigInt), a boolean field
-//! `bool`, date/time/datetime fields their [`Date`](super::Date)/[`Time`](super::Time)/
-//! [`DateTime`](super::DateTime) newtypes or text, an enumeration its generated enum (see
+//! field numbers, a biginteger field integers or [`BigInt`], a boolean field
+//! `bool`, date/time/datetime fields their [`Date`]/[`Time`]/
+//! [`DateTime`] newtypes or text, an enumeration its generated enum (see
 //! [`FilterValue`] for the full list). Pattern operators (`contains`, `eqi`, …) take text.
 //!
 //! Filters combine with [`Filter::and`], [`Filter::or`], [`Filter::not`], [`Filter::all`]
@@ -173,13 +173,22 @@ pub trait TextMatch: ScalarMarker {}
 )]
 pub trait Ordered: ScalarMarker {}
 
-/// Never implemented: sort keys end at a scalar field.
+/// Never implemented: a sort key ends at a scalar field, not at a relation, media or
+/// component.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a scalar field, so it cannot be a sort key",
+    message = "`{Self}` is a relation, media or component, so it cannot be a sort key",
     label = "sort keys end at a scalar field",
-    note = "sort by a scalar field, possibly through relations, media and components (`article::sort().author().name().asc()`); dynamic zones can neither be sorted on nor sorted through"
+    note = "sort by one of its scalar fields, like `article::sort().author().name().asc()`"
 )]
 pub trait Sortable {}
+
+/// Never implemented: dynamic zones cannot be sorted on.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a dynamic zone, which cannot be sorted on",
+    label = "dynamic zones cannot be sorted on",
+    note = "sort keys end at a scalar field, possibly through relations, media and components (`article::sort().author().name().asc()`); dynamic zones can neither be sorted on nor sorted through"
+)]
+pub trait ZoneSort {}
 
 /// Never implemented: filters cannot name a dynamic zone.
 #[diagnostic::on_unimplemented(
@@ -249,17 +258,26 @@ impl<F: TextMatch> TextValue<F> for char {
     }
 }
 
-macro_rules! text_values {
-    ($($t:ty => |$v:ident| $e:expr),* $(,)?) => {$(
-        impl<F> FilterValue<kind::Text, F> for $t {
-            fn into_value(self) -> Value {
-                let $v = self;
-                Value::Text($e)
-            }
-        }
-    )*};
+impl<F> FilterValue<kind::Text, F> for &str {
+    fn into_value(self) -> Value {
+        Value::Text(self.to_string())
+    }
 }
-text_values!(&str => |v| v.to_string(), String => |v| v, &String => |v| v.clone(), char => |v| v.to_string());
+impl<F> FilterValue<kind::Text, F> for String {
+    fn into_value(self) -> Value {
+        Value::Text(self)
+    }
+}
+impl<F> FilterValue<kind::Text, F> for &String {
+    fn into_value(self) -> Value {
+        Value::Text(self.clone())
+    }
+}
+impl<F> FilterValue<kind::Text, F> for char {
+    fn into_value(self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
 
 impl<E: serde::Serialize, F> FilterValue<kind::Enumeration<E>, F> for E {
     fn into_value(self) -> Value {
@@ -918,7 +936,7 @@ impl<R, F: Marker, T: Typed> Rel<R, F, T> {
         ))
     }
 
-    /// Does not compile: sort keys end at a scalar field.
+    /// Does not compile: a sort key ends at a scalar field (`.author().name().asc()`).
     pub fn asc(self) -> Sort<R>
     where
         F: Sortable,
@@ -926,7 +944,7 @@ impl<R, F: Marker, T: Typed> Rel<R, F, T> {
         Sort::new(self.outer, FieldRef::Id, Direction::Asc)
     }
 
-    /// Does not compile: sort keys end at a scalar field.
+    /// Does not compile: a sort key ends at a scalar field (`.author().name().desc()`).
     pub fn desc(self) -> Sort<R>
     where
         F: Sortable,
@@ -973,7 +991,7 @@ impl<R, F: Marker> Zone<R, F> {
     /// Does not compile: dynamic zones cannot be sorted on.
     pub fn asc(self) -> Sort<R>
     where
-        F: Sortable,
+        F: ZoneSort,
     {
         Sort::new(Vec::new(), FieldRef::Id, Direction::Asc)
     }
@@ -981,7 +999,7 @@ impl<R, F: Marker> Zone<R, F> {
     /// Does not compile: dynamic zones cannot be sorted on.
     pub fn desc(self) -> Sort<R>
     where
-        F: Sortable,
+        F: ZoneSort,
     {
         Sort::new(Vec::new(), FieldRef::Id, Direction::Desc)
     }

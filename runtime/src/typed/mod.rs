@@ -19,12 +19,103 @@
 //! Relations are `Field<One<T>>` or `Field<Many<T>>` (which also carry `populate[x][count]`),
 //! components `Field<T>`/`Field<Vec<T>>`, media `Field<One<UploadFile>>`/`Field<Many<…>>`,
 //! dynamic zones `Field<Vec<Enum>>` with the enum tagged by `__component`.
+//!
+//! # Typed queries
+//!
+//! The derives give each type a query vocabulary, checked by the compiler (for a struct
+//! `Article`; see `strata-derive` for the full list):
+//!
+//! | what | API | module |
+//! |---|---|---|
+//! | entry point | `article::query()` → [`TypedQuery<Article>`] | |
+//! | filters | `article::filter().title().contains("rust")`, through relations, media and components (`.author().name().eqi("ada")`), combined with `and`/`or`/`not` (or `&`, `\|`, `!`) | [`filter`] |
+//! | populate | `ArticlePopulate::Author.populate(AuthorPopulate::Avatar)`, `.fields(…)`, `.filter(…)`, `.sort(…)`, `.count()`, zones with `.on::<SharedQuote>(\|q\| …)` | [`populate`] |
+//! | sort | `article::sort().author().name().desc()` | [`filter`] ([`Sort`]) |
+//! | fields | `[ArticleField::Title, ArticleField::CreatedAt]` | [`builder`] ([`SelectField`]) |
+//! | the rest | `.page(2, 10)`, `.offset(0, 5)`, `.with_count(false)`, `.locale("fr")`, `.status(Status::Draft)`, `.publication_filter(…)`, `.search("…")` | [`builder`] |
+//!
+//! Every setter writes the value `parse_query` produces for the printed query string, so a
+//! typed query and the same request over HTTP run the same [`Query`]. Misuse (an unknown
+//! field, `$contains` on a number, a value of the wrong type, populating a scalar, a
+//! component that is not in the zone, sorting by a zone) does not compile, and the error
+//! names the field and the rule.
+//!
+//! ```
+//! # use serde::{Deserialize, Serialize};
+//! # use strata_runtime::typed::{Field, One, Many, Filter};
+//! # static SCHEMA_FILES: &[(&str, &str)] = &[
+//! #     ("api/post/content-types/post/schema.json", r#"{"kind": "collectionType", "collectionName": "posts",
+//! #       "info": {"singularName": "post", "pluralName": "posts", "displayName": "Post"},
+//! #       "options": {"draftAndPublish": true},
+//! #       "attributes": {"title": {"type": "string"}, "views": {"type": "integer"},
+//! #         "author": {"type": "relation", "relation": "manyToOne", "target": "api::person.person", "inversedBy": "posts"}}}"#),
+//! #     ("api/person/content-types/person/schema.json", r#"{"kind": "collectionType", "collectionName": "people",
+//! #       "info": {"singularName": "person", "pluralName": "people", "displayName": "Person"},
+//! #       "attributes": {"name": {"type": "string"},
+//! #         "posts": {"type": "relation", "relation": "oneToMany", "target": "api::post.post", "mappedBy": "author"}}}"#),
+//! # ];
+//! # fn model() -> &'static strata_runtime::schema::Model {
+//! #     static CELL: std::sync::OnceLock<strata_runtime::schema::Model> = std::sync::OnceLock::new();
+//! #     strata_runtime::typed::embedded_model(&CELL, SCHEMA_FILES)
+//! # }
+//! // What strata-codegen writes (here with `crate = "strata_runtime"`; generated code uses
+//! // the `::strata` facade).
+//! #[derive(Debug, Serialize, Deserialize, strata_derive::ContentType)]
+//! #[strata(crate = "strata_runtime", uid = "api::post.post", kind = "collectionType",
+//!          singular = "post", plural = "posts", collection = "posts", draft_and_publish)]
+//! pub struct Post {
+//!     pub id: i64,
+//!     #[serde(rename = "documentId")]
+//!     pub document_id: String,
+//!     #[strata(attr = "title", ty = "string")]
+//!     #[serde(default, skip_serializing_if = "Field::is_absent")]
+//!     pub title: Field<String>,
+//!     #[strata(attr = "views", ty = "integer")]
+//!     #[serde(default, skip_serializing_if = "Field::is_absent")]
+//!     pub views: Field<i64>,
+//!     #[strata(attr = "author", relation = "manyToOne", target = "api::person.person", inversed_by = "posts")]
+//!     #[serde(default, skip_serializing_if = "Field::is_absent")]
+//!     pub author: Field<One<Person>>,
+//! }
+//!
+//! #[derive(Debug, Serialize, Deserialize, strata_derive::ContentType)]
+//! #[strata(crate = "strata_runtime", uid = "api::person.person", kind = "collectionType",
+//!          singular = "person", plural = "people", collection = "people")]
+//! pub struct Person {
+//!     pub id: i64,
+//!     #[serde(rename = "documentId")]
+//!     pub document_id: String,
+//!     #[strata(attr = "name", ty = "string")]
+//!     #[serde(default, skip_serializing_if = "Field::is_absent")]
+//!     pub name: Field<String>,
+//!     #[strata(attr = "posts", relation = "oneToMany", target = "api::post.post", mapped_by = "author")]
+//!     #[serde(default, skip_serializing_if = "Field::is_absent")]
+//!     pub posts: Field<Many<Post>>,
+//! }
+//!
+//! # fn main() {
+//! let q = post::query()
+//!     .filter(post::filter().title().containsi("rust") & post::filter().author().name().eqi("ada"))
+//!     .filter(Filter::any([post::filter().views().gt(100), post::filter().views().null()]))
+//!     .populate(PostPopulate::Author.fields([PersonField::Name]).populate(PersonPopulate::Posts.count()))
+//!     .fields([PostField::Title])
+//!     .sort(post::sort().author().name().asc())
+//!     .page(1, 10);
+//! assert_eq!(
+//!     q.to_query_string(),
+//!     "filters[0][title][$containsi]=rust&filters[1][author][name][$eqi]=ada\
+//!      &filters[2][$or][0][views][$gt]=100&filters[2][$or][1][views][$null]=true\
+//!      &populate[author][fields][0]=name&populate[author][populate][posts][count]=true\
+//!      &fields[0]=title&sort[0]=author.name:asc&pagination[page]=1&pagination[pageSize]=10"
+//! );
+//! # }
+//! ```
 
-mod builder;
+pub mod builder;
 mod derived;
-mod description;
-mod filter;
-mod populate;
+pub mod description;
+pub mod filter;
+pub mod populate;
 mod response;
 #[cfg(feature = "store")]
 mod store;
@@ -46,8 +137,8 @@ pub use derived::Typed;
 pub use description::{AttributeDescription, AttributeKindDescription, Description};
 pub use filter::{
     Cursor, Equality, Filter, FilterValue, Marker, Membership, Ordered, PathNode, Rel, Scalar,
-    ScalarMarker, SchemaRef, Sort, Sortable, TextMatch, TextValue, Zone, ZoneFilter, kind,
-    resolve_attr, resolve_field,
+    ScalarMarker, SchemaRef, Sort, Sortable, TextMatch, TextValue, Zone, ZoneFilter, ZoneSort,
+    kind, resolve_attr, resolve_field,
 };
 pub use populate::{
     Countable, Fragment, InZone, NotPopulatable, Populatable, PopulateArg, PopulateField,

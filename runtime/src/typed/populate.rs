@@ -217,10 +217,13 @@ impl<P, F: Marker, T: Typed> PopulateField<P, F, T> {
     }
 }
 
-impl<P, F: Countable, T> PopulateField<P, F, T> {
+impl<P, F, T> PopulateField<P, F, T> {
     /// `count`: `{"count": N}` instead of the related entries (filters still apply; other
-    /// options are ignored, as by Strapi).
-    pub fn count(mut self) -> Self {
+    /// options are ignored, as by Strapi). Relations only.
+    pub fn count(mut self) -> Self
+    where
+        F: Countable,
+    {
         self.count = true;
         self
     }

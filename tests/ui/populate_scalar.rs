@@ -1,0 +1,12 @@
+//! Populating a scalar field.
+
+#[allow(dead_code, unused_imports)]
+mod blog {
+    include!("../generated/blog.rs");
+}
+
+use blog::*;
+
+fn main() {
+    let _ = article::query().populate(ArticlePopulate::Title);
+}
