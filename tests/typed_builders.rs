@@ -20,7 +20,7 @@ use blog::*;
 use proptest::prelude::*;
 use strata::query::{Permissions, PublicationFilter, Query, QueryConfig, Status, parse_query};
 use strata::typed::{
-    BigInt, ContentType, Date, DateTime, Decimal, Filter, Sort, Time, Typed, TypedQuery,
+    BigInt, ContentType, Date, DateTime, Decimal, Filter, Time, Typed, TypedQuery,
 };
 
 /// What the HTTP parser makes of `raw` on `T`, with every type findable.
@@ -545,32 +545,22 @@ fn a_full_query() {
 }
 
 #[test]
-fn components_have_paths_and_fields_too() {
-    // A component is no query root, but its paths build filters for `matches` and populate.
-    let q = article::query().populate(
-        ArticlePopulate::Faq
-            .filter(shared_faq_item::filter_from_root())
-            .sort(shared_faq_item_sort()),
+fn component_paths_for_populate_options() {
+    same(
+        article::query().populate(
+            ArticlePopulate::Faq
+                .filter(shared_faq_item::filter().question().contains("why"))
+                .sort(shared_faq_item::sort().answer().desc()),
+        ),
+        "populate[faq][filters][question][$contains]=why&populate[faq][sort]=answer:desc",
     );
-    round_trips(&q);
-}
-
-mod shared_faq_item {
-    use super::*;
-
-    pub fn filter_from_root() -> Filter<SharedFaqItem> {
-        let root = <SharedFaqItemPath<SharedFaqItem> as strata::typed::PathNode>::from_cursor(
-            strata::typed::Cursor::root(<SharedFaqItem as Typed>::schema_ref()),
-        );
-        root.question().contains("why")
-    }
-}
-
-fn shared_faq_item_sort() -> Sort<SharedFaqItem> {
-    let root = <SharedFaqItemPath<SharedFaqItem> as strata::typed::PathNode>::from_cursor(
-        strata::typed::Cursor::root(<SharedFaqItem as Typed>::schema_ref()),
+    same(
+        article::query().populate(ArticlePopulate::Blocks.on::<SharedQuote>(|q| {
+            q.filter(shared_quote::filter().author().name().eq("Ada"))
+                .sort(shared_quote::sort().title().asc())
+        })),
+        "populate[blocks][on][shared.quote][filters][author][name]=Ada&populate[blocks][on][shared.quote][sort]=title",
     );
-    root.answer().desc()
 }
 
 // ------------------------------------------------------------------- the edge-case model

@@ -464,17 +464,22 @@ pub fn derive_schema(input: &DeriveInput, which: Which) -> syn::Result<TokenStre
     let module_doc = format!(
         " The query vocabulary of [`{name}`](super::{name}): one marker type per field (the names compile errors use){}.",
         if component {
-            ""
+            ", and the entry points `filter()` and `sort()` (for populate options)"
         } else {
             ", and the entry points `query()`, `filter()` and `sort()`"
         }
     );
-    let entry_points = (!component).then(|| {
+    let query_entry = (!component).then(|| {
         quote! {
             /// A query with no parameters (published entries, default locale, first page).
             pub fn query() -> #krate::typed::TypedQuery<super::#name> {
                 #krate::typed::TypedQuery::new()
             }
+        }
+    });
+    let entry_points = {
+        quote! {
+            #query_entry
 
             /// The start of a filter path: `filter().title().contains("rust")`.
             pub fn filter() -> super::#path_ty<super::#name> {
@@ -488,7 +493,7 @@ pub fn derive_schema(input: &DeriveInput, which: Which) -> syn::Result<TokenStre
                 filter()
             }
         }
-    });
+    };
     let path_doc = format!(
         " Paths from a root type `R` through [`{name}`]: one method per field (see `strata::typed::Scalar`, `Rel`, `Zone`)."
     );

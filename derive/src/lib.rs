@@ -168,7 +168,8 @@
 //!   (`ArticleField::Title`, `ArticleField::CreatedAt`, …).
 //!
 //! `#[derive(Component)]` on `SharedSeo` generates the same items (`shared_seo`,
-//! `SharedSeoPath`, `SharedSeoPopulate`, `SharedSeoField`) without the query entry point.
+//! `SharedSeoPath`, `SharedSeoPopulate`, `SharedSeoField`); its module has `filter()` and
+//! `sort()` (for the options of a populated component) but no `query()`.
 //! `#[derive(DynamicZone)]` generates `impl InZone<ArticleBlocks>` for each component type.
 //!
 //! Derive at module level (the generated module refers to its siblings through `super::`).
