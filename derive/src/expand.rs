@@ -407,6 +407,11 @@ pub fn derive_schema(input: &DeriveInput, which: Which) -> syn::Result<TokenStre
                 });
                 select_variants.push((pascal.clone(), query.clone(), *index, query.clone()));
             }
+            AttrKind::Relation { kind, .. } if kind.starts_with("morph") => {
+                // Polymorphic relations cannot be filtered, sorted or populated through
+                // the content API: the field only reads what a response holds.
+                marker_impls.push(marker);
+            }
             AttrKind::Relation { .. } | AttrKind::Media { .. } | AttrKind::Component { .. } => {
                 let target = match &f.spec.kind {
                     AttrKind::Component { .. } => component_type(&f.inner),

@@ -93,9 +93,10 @@
 //! | component | `component = "shared.seo"`, plus the flag `repeatable` | `Field<SharedSeo>` or `Field<Vec<SharedFaqItem>>` |
 //! | dynamic zone | `dynamic_zone = "shared.rich-text,shared.quote"` (uids in schema order) | `Field<Vec<ArticleBlocks>>`, the enum deriving `DynamicZone` |
 //!
-//! A relation or dynamic zone whose Rust type is not one of these (e.g. `Field<Json>` for a
-//! polymorphic relation) is described and can be populated, but typed paths and nested
-//! populate do not go through it.
+//! A relation whose Rust type is not one of these is described and can be populated, but
+//! typed paths and populate options do not go through it. Polymorphic relations
+//! (`morphTo*`, `morphOne`, `morphMany`, e.g. typed `Field<Json>`) are only described: the
+//! content API cannot filter, sort or populate them.
 //!
 //! Options, on any attribute (each only when set in the schema):
 //!

@@ -216,7 +216,7 @@ pub trait ZoneFilter {}
 ///
 /// A value is coerced exactly as the HTTP parser coerces its printed form (dates and times
 /// are normalised; a text that is not a valid date is sent as it is, and the server answers
-/// 400 for it).
+/// 400 for it). A NaN float is sent as `NaN`, which matches nothing.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a valid value for `{F}`",
     label = "`{F}` is a field of kind `{K}`",
