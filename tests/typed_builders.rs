@@ -278,6 +278,15 @@ fn paths_through_relations_media_and_components() {
             "filters[author][$and][0][$not][name][$eq]=x",
         ),
         (
+            f().localizations().matches(|a| a.title().eq("Bonjour")),
+            "filters[localizations][title][$eq]=Bonjour",
+        ),
+        (
+            f().localizations()
+                .matches(|a| a.author().name().eq("x") | a.locale().eq("fr")),
+            "filters[localizations][$or][0][author][name]=x&filters[localizations][$or][1][locale]=fr",
+        ),
+        (
             f().author()
                 .matches(|a| a.name().eq("x").or(a.email().null())),
             "filters[author][$or][0][name]=x&filters[author][$or][1][email][$null]=true",
@@ -770,7 +779,9 @@ fn leaf(i: u8, s: &str, n: i64, x: f64, b: bool) -> Filter<Article> {
         27 => f().cover().name().eq(s),
         28 => f().category().parent().name().ne(s),
         29 => f().document_id().eq(s),
-        30 => f().locale().in_([s]),
+        30 => f()
+            .localizations()
+            .matches(|a| a.title().ne(s).or(a.views().null())),
         _ => f().id().lt(n),
     }
 }

@@ -351,6 +351,12 @@ pub fn derive_schema(input: &DeriveInput, which: Which) -> syn::Result<TokenStre
             }
             impl #krate::typed::Countable for #module::localizations {}
         });
+        path_methods.push(quote! {
+            #[doc = " `localizations`: the other locales of the document."]
+            pub fn localizations(&self) -> #krate::typed::Localizations<R, #name> {
+                #krate::typed::Localizations::at(&self.cursor)
+            }
+        });
         populate_consts.push(quote! {
             #[doc = " `localizations`: the other locales of the document."]
             pub const Localizations: #krate::typed::PopulateField<#name, #module::localizations, #name> =

@@ -12,6 +12,8 @@
 //!   type's path (`article::filter().author().name()`) and has
 //!   [`null`](Rel::null)/[`not_null`](Rel::not_null) and [`matches`](Rel::matches)
 //!   (several conditions on the same related row);
+//! * `localizations` (on localized types) gives a [`Localizations`], whose
+//!   [`matches`](Localizations::matches) filters on the other locales of the document;
 //! * a dynamic zone gives a [`Zone`], which can be populated but neither filtered nor
 //!   sorted on.
 //!
@@ -958,6 +960,37 @@ impl<R, F, T: Typed> Deref for Rel<R, F, T> {
 
     fn deref(&self) -> &T::Path<R> {
         &self.inner
+    }
+}
+
+/// `localizations` of a localized type `T` reached from the root `R`: conditions on the
+/// other locales of the same document.
+pub struct Localizations<R, T> {
+    steps: Vec<(AttrId, SchemaId)>,
+    here: SchemaRef,
+    _p: PhantomData<fn() -> (R, T)>,
+}
+
+impl<R, T: Typed> Localizations<R, T> {
+    /// `localizations` at `cursor` (generated path methods call this).
+    pub fn at(cursor: &Cursor) -> Self {
+        Localizations {
+            steps: cursor.steps.clone(),
+            here: cursor.schema_ref(),
+            _p: PhantomData,
+        }
+    }
+
+    /// Some other locale of the document matches the filter built by `f`
+    /// (`filters[localizations][…]`).
+    ///
+    /// `article::filter().localizations().matches(|a| a.title().eq("Bonjour"))`
+    pub fn matches(self, f: impl FnOnce(T::Path<T>) -> Filter<T>) -> Filter<R> {
+        let inner = f(T::Path::<T>::from_cursor(Cursor::root(self.here)));
+        match inner.into_conjunction() {
+            Some(conj) => Filter::one(wrap(&self.steps, Condition::Localizations(conj))),
+            None => Filter::default(),
+        }
     }
 }
 

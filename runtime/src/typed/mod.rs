@@ -136,9 +136,9 @@ pub use builder::{Localized, SelectField};
 pub use derived::Typed;
 pub use description::{AttributeDescription, AttributeKindDescription, Description};
 pub use filter::{
-    Cursor, Equality, Filter, FilterValue, Marker, Membership, Ordered, PathNode, Rel, Scalar,
-    ScalarMarker, SchemaRef, Sort, Sortable, TextMatch, TextValue, Zone, ZoneFilter, ZoneSort,
-    kind, resolve_attr, resolve_field,
+    Cursor, Equality, Filter, FilterValue, Localizations, Marker, Membership, Ordered, PathNode,
+    Rel, Scalar, ScalarMarker, SchemaRef, Sort, Sortable, TextMatch, TextValue, Zone, ZoneFilter,
+    ZoneSort, kind, resolve_attr, resolve_field,
 };
 pub use populate::{
     Countable, Fragment, InZone, NotPopulatable, Populatable, PopulateArg, PopulateField,
