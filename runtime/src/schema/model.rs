@@ -271,6 +271,38 @@ pub enum ScalarType {
 }
 
 impl ScalarType {
+    /// The scalar type of a schema.json type name, with its options (`targetField` of a
+    /// uid, the values of an enumeration); `None` for names that are not scalar types.
+    pub fn from_name(
+        name: &str,
+        target_field: Option<String>,
+        enum_values: Vec<String>,
+    ) -> Option<Self> {
+        Some(match name {
+            "string" => ScalarType::String,
+            "text" => ScalarType::Text,
+            "richtext" => ScalarType::RichText,
+            "blocks" => ScalarType::Blocks,
+            "email" => ScalarType::Email,
+            "password" => ScalarType::Password,
+            "uid" => ScalarType::Uid { target_field },
+            "enumeration" => ScalarType::Enumeration {
+                values: enum_values,
+            },
+            "integer" => ScalarType::Integer,
+            "biginteger" => ScalarType::BigInteger,
+            "float" => ScalarType::Float,
+            "decimal" => ScalarType::Decimal,
+            "boolean" => ScalarType::Boolean,
+            "date" => ScalarType::Date,
+            "time" => ScalarType::Time,
+            "datetime" => ScalarType::DateTime,
+            "timestamp" => ScalarType::Timestamp,
+            "json" => ScalarType::Json,
+            _ => return None,
+        })
+    }
+
     /// The type name as written in schema.json.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -881,46 +881,23 @@ impl<'a> Resolver<'a> {
 }
 
 fn scalar_type(name: &str, obj: &Map<String, Value>) -> Option<Result<ScalarType, Problem>> {
-    Some(Ok(match name {
-        "string" => ScalarType::String,
-        "text" => ScalarType::Text,
-        "richtext" => ScalarType::RichText,
-        "blocks" => ScalarType::Blocks,
-        "email" => ScalarType::Email,
-        "password" => ScalarType::Password,
-        "uid" => ScalarType::Uid {
-            target_field: obj
-                .get("targetField")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        },
-        "enumeration" => {
-            let values: Vec<String> = obj
-                .get("enum")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if values.is_empty() {
-                return Some(Err(Problem::EmptyEnum));
-            }
-            ScalarType::Enumeration { values }
-        }
-        "integer" => ScalarType::Integer,
-        "biginteger" => ScalarType::BigInteger,
-        "float" => ScalarType::Float,
-        "decimal" => ScalarType::Decimal,
-        "boolean" => ScalarType::Boolean,
-        "date" => ScalarType::Date,
-        "time" => ScalarType::Time,
-        "datetime" => ScalarType::DateTime,
-        "timestamp" => ScalarType::Timestamp,
-        "json" => ScalarType::Json,
-        _ => return None,
-    }))
+    let target_field = obj
+        .get("targetField")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let values: Vec<String> = obj
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if name == "enumeration" && values.is_empty() {
+        return Some(Err(Problem::EmptyEnum));
+    }
+    ScalarType::from_name(name, target_field, values).map(Ok)
 }
 
 fn as_number(v: &Value) -> Option<serde_json::Number> {

@@ -199,31 +199,9 @@ pub mod build {
 
     /// A scalar type from its schema name and options.
     pub fn scalar(ty: &str, enum_values: &[&str], target_field: Option<&str>) -> ScalarType {
-        match ty {
-            "string" => ScalarType::String,
-            "text" => ScalarType::Text,
-            "richtext" => ScalarType::RichText,
-            "blocks" => ScalarType::Blocks,
-            "email" => ScalarType::Email,
-            "password" => ScalarType::Password,
-            "uid" => ScalarType::Uid {
-                target_field: target_field.map(str::to_string),
-            },
-            "enumeration" => ScalarType::Enumeration {
-                values: strings(enum_values),
-            },
-            "integer" => ScalarType::Integer,
-            "biginteger" => ScalarType::BigInteger,
-            "float" => ScalarType::Float,
-            "decimal" => ScalarType::Decimal,
-            "boolean" => ScalarType::Boolean,
-            "date" => ScalarType::Date,
-            "time" => ScalarType::Time,
-            "datetime" => ScalarType::DateTime,
-            "timestamp" => ScalarType::Timestamp,
-            // The derive only accepts the names above.
-            _ => ScalarType::Json,
-        }
+        // The derive only accepts scalar type names, so the fallback is never taken.
+        ScalarType::from_name(ty, target_field.map(str::to_string), strings(enum_values))
+            .unwrap_or(ScalarType::Json)
     }
 
     /// A relation side from `inversed_by` / `mapped_by`.
