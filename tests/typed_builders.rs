@@ -549,7 +549,7 @@ fn a_full_query() {
     round_trips(&q);
     assert_eq!(
         q.to_query_string(),
-        "filters[0][title][$containsi]=rust&filters[1][author][name][$eqi]=ada%20lovelace&locale=fr&populate[author][populate][avatar]=true&populate[blocks][on][shared.quote][fields][0]=body&fields[0]=title&fields[1]=slug&sort[0]=publishedAt:desc&pagination[page]=1&pagination[pageSize]=5"
+        "filters[$and][0][title][$containsi]=rust&filters[$and][1][author][name][$eqi]=ada%20lovelace&locale=fr&populate[author][populate][avatar]=true&populate[blocks][on][shared.quote][fields][0]=body&fields[0]=title&fields[1]=slug&sort[0]=publishedAt:desc&pagination[page]=1&pagination[pageSize]=5"
     );
 }
 

@@ -19,10 +19,11 @@
 //!   component or media condition nests under the attribute name
 //!   (`filters[author][name][$eq]=Ada`), `attr[$null]=true|false` is a [`RelatedNull`], and
 //!   `filters[localizations][…]` a [`Localizations`] condition. A [`Value::Null`] is a key
-//!   without `=` (`filters[title][$eq]`). Where the parser reads a list as an AND (the root
-//!   of `filters`, an element of `$and`/`$or`, the value of `$not`), a conjunction that is
-//!   just an `$and` prints as that list (`filters[0][title][$eq]=a&filters[1][…]`): the
-//!   parser counts it one level less deep against `maxDepth` than `filters[$and][0][…]`.
+//!   without `=` (`filters[title][$eq]`). Where the parser reads a list as an AND (an element
+//!   of `$and`/`$or`, the value of `$not`), a conjunction that is just an `$and` prints as
+//!   that list: the parser counts it one level less deep against `maxDepth` than
+//!   `[$and][0][…]`. The root of `filters` is always an object (`filters[$and][0][…]`):
+//!   real Strapi crashes on a top-level list.
 //! * **Values**: numbers as JavaScript's `String(n)` prints them (`1.5`, `1e+21`, `1e-7`),
 //!   datetimes as `toISOString()` (`2024-01-15T10:30:00.000Z`; outside years 0–9999, as epoch
 //!   milliseconds), dates and times as stored (`2024-01-15`, `10:30:00.000`), booleans as
@@ -71,7 +72,7 @@ pub fn print(query: &Query, model: &Model) -> String {
     let schema = model.schema(query.schema);
     let mut top: Vec<(&str, Node)> = Vec::new();
     if let Some(filters) = &query.filters {
-        top.push(("filters", printer.element(schema, filters)));
+        top.push(("filters", printer.filters_root(schema, filters)));
     }
     match &query.locale {
         LocaleSelector::Default => {}
@@ -374,6 +375,14 @@ impl Printer<'_> {
     /// A conjunction as a filter object.
     fn conjunction(&self, schema: &Schema, conj: &Conjunction, ctx: Ctx) -> Node {
         Node::Map(self.conjunction_entries(schema, conj, ctx))
+    }
+
+    /// The value of a `filters` parameter: always an object. Strapi's own parser accepts a
+    /// top-level list too, but its document service crashes on it (`filters[0][…]` gives a
+    /// 500 on Strapi 5.54), so the canonical form spells a root AND as `filters[$and][0][…]`,
+    /// which both read alike.
+    fn filters_root(&self, schema: &Schema, conj: &Conjunction) -> Node {
+        self.conjunction(schema, conj, Ctx::Plain)
     }
 
     /// A conjunction where the parser also reads a list (the root of `filters`, an element of
@@ -702,7 +711,7 @@ impl Printer<'_> {
                     let mut m = vec![("count".to_string(), Node::flag(true))];
                     if let Some(f) = filters {
                         let ts = self.model.schema(*target);
-                        m.push(("filters".into(), self.element(ts, f)));
+                        m.push(("filters".into(), self.filters_root(ts, f)));
                     }
                     Node::Map(m)
                 }
@@ -756,7 +765,7 @@ impl Printer<'_> {
             m.push(("fields".to_string(), fields_node(schema, fields)));
         }
         if let Some(filters) = &options.filters {
-            m.push(("filters".to_string(), self.element(schema, filters)));
+            m.push(("filters".to_string(), self.filters_root(schema, filters)));
         }
         if !options.sort.is_empty() {
             m.push(("sort".to_string(), self.sort(schema, &options.sort)));

@@ -103,8 +103,8 @@
 //!     .page(1, 10);
 //! assert_eq!(
 //!     q.to_query_string(),
-//!     "filters[0][title][$containsi]=rust&filters[1][author][name][$eqi]=ada\
-//!      &filters[2][$or][0][views][$gt]=100&filters[2][$or][1][views][$null]=true\
+//!     "filters[$and][0][title][$containsi]=rust&filters[$and][1][author][name][$eqi]=ada\
+//!      &filters[$and][2][$or][0][views][$gt]=100&filters[$and][2][$or][1][views][$null]=true\
 //!      &populate[author][fields][0]=name&populate[author][populate][posts][count]=true\
 //!      &fields[0]=title&sort[0]=author.name:asc&pagination[page]=1&pagination[pageSize]=10"
 //! );

@@ -30,6 +30,6 @@ fn main() {
         .page(2, 10)
         .locale("fr");
     let s = q.to_query_string();
-    assert!(s.starts_with("filters[0][title][$contains]=rust"), "{s}");
+    assert!(s.starts_with("filters[$and][0][title][$contains]=rust"), "{s}");
     assert!(s.contains("populate[tags][count]=true"), "{s}");
 }
