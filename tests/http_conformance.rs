@@ -8,50 +8,12 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use serde_json::Value;
-use strata::http::{self, AppState, ServerConfig};
-use strata::schema;
-use strata::store::{DatabaseUrl, Store};
 
 /// Starts the server on a copy of strapi.db; returns its address.
 fn start_server() -> SocketAddr {
-    let dir = std::env::temp_dir().join(format!(
-        "strata-http-{}-{}",
-        std::process::id(),
-        rand_suffix()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("strapi.db");
-    std::fs::copy(common::blog().join("strapi.db"), &db).unwrap();
-    let model = Arc::new(schema::load(&common::blog().join("schemas")).unwrap());
-    let url = DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
-    let store = Arc::new(Store::open_existing(&url, model, 2).unwrap());
-    // The public role's grants are read from the database, as Strapi does.
-    let state = AppState::new(store, ServerConfig::default());
-    let app = http::router(state);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    rx.recv().unwrap()
-}
-
-fn rand_suffix() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
+    common::start_blog_server("http")
 }
 
 fn get_json(addr: SocketAddr, target: &str, headers: &[(&str, &str)]) -> (u16, Value) {

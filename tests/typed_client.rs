@@ -29,30 +29,7 @@ use blog::{
 /// The server, started once for all tests of this file.
 fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
-    *ADDR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("strata-typed-client-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = dir.join("strapi.db");
-        std::fs::copy(common::blog().join("strapi.db"), &db).unwrap();
-        let model = Arc::new(schema::load(&common::blog().join("schemas")).unwrap());
-        let url = DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
-        let store = Arc::new(Store::open_existing(&url, model, 2).unwrap());
-        let app = http::router(AppState::new(store, ServerConfig::default()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, app).await.unwrap();
-            });
-        });
-        rx.recv().unwrap()
-    })
+    *ADDR.get_or_init(|| common::start_blog_server("typed-client"))
 }
 
 fn client() -> Client {

@@ -211,3 +211,38 @@ pub fn judge(golden: &Value, status: u16, body: &Value) -> Option<String> {
     }
     first_difference(&golden["body"], body, "$")
 }
+
+/// Starts the real server on loopback over a fresh copy of Strapi's `strapi.db` (read-only,
+/// the public role's grants read from it, default config) in a background thread; returns
+/// its address. `tag` names the temporary folder.
+pub fn start_blog_server(tag: &str) -> std::net::SocketAddr {
+    use std::sync::Arc;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("strata-{tag}-{}-{stamp}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("strapi.db");
+    std::fs::copy(blog().join("strapi.db"), &db).unwrap();
+    let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
+    let url =
+        strata::store::DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
+    let store = Arc::new(strata::store::Store::open_existing(&url, model, 2).unwrap());
+    let state = strata::http::AppState::new(store, strata::http::ServerConfig::default());
+    let app = strata::http::router(state);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
