@@ -73,18 +73,25 @@ impl Default for ServerConfig {
 pub struct AppState {
     store: Arc<Store>,
     config: ServerConfig,
+    /// The query settings of `/api/users`, derived once: users-permissions does not go
+    /// through the REST service, so strict params never apply there.
+    users_query: QueryConfig,
     permissions: PermissionSource,
+}
+
+fn users_query(config: &ServerConfig) -> QueryConfig {
+    QueryConfig {
+        strict_params: false,
+        documents_strict_params: false,
+        ..config.query.clone()
+    }
 }
 
 impl AppState {
     /// State over a store; the public role's grants are read from the store's database.
     pub fn new(store: Arc<Store>, config: ServerConfig) -> Arc<Self> {
         let permissions = PermissionSource::database(store.clone(), config.permission_ttl);
-        Arc::new(AppState {
-            store,
-            config,
-            permissions,
-        })
+        Self::with_permissions(store, config, permissions)
     }
 
     /// State with fixed grants (for embedding and tests).
@@ -95,6 +102,7 @@ impl AppState {
     ) -> Arc<Self> {
         Arc::new(AppState {
             store,
+            users_query: users_query(&config),
             config,
             permissions,
         })
@@ -260,13 +268,12 @@ fn answer(
             ApiError::Forbidden
         });
     }
-    let mut config = state.config.query.clone();
-    if matches!(endpoint, Endpoint::Users | Endpoint::User) {
-        // users-permissions does not go through the REST service: no strict params.
-        config.strict_params = false;
-        config.documents_strict_params = false;
-    }
-    let q = query::parse_query(raw, model, schema, &grants.find, &config)?;
+    let config = if matches!(endpoint, Endpoint::Users | Endpoint::User) {
+        &state.users_query
+    } else {
+        &state.config.query
+    };
+    let q = query::parse_query(raw, model, schema, &grants.find, config)?;
     let body = match endpoint {
         Endpoint::List(_) => store.list_body(&q)?,
         Endpoint::One(_) => {
