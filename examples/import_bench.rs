@@ -1,9 +1,14 @@
-//! Import throughput: generates a dataset of N articles (two locales, a published and a
-//! draft version, an author, two tags and a component each) plus 20 tags and 100 authors,
-//! imports it into a fresh SQLite file with the blog model, and prints documents/s.
+//! Import throughput, and the large databases of the load benchmark: generates a dataset
+//! of N articles (en published with a draft, fr and de drafts; an author, two tags, a
+//! cover image, an SEO component and a dynamic zone of two items each) plus 20 tags, 100
+//! authors and 10 image files, imports it into a fresh SQLite file with the blog model
+//! (the public role may find and findOne articles, authors and tags), and prints
+//! documents/s.
 //!
 //! ```sh
 //! cargo run --release --example import_bench -- 100000
+//! cargo run --release --example import_bench -- 100000 /tmp/100k.db   # keep the database
+//! cargo run --release --example import_bench -- 100000 /tmp/100k.db /tmp/100k.json  # and the dataset
 //! ```
 
 use std::io::{BufWriter, Write};
@@ -11,6 +16,10 @@ use std::time::Instant;
 
 use strata::schema;
 use strata::store::{ddl, import};
+
+/// The allocator of the `strata` binary, whose `import` this measures.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: usize = std::env::args()
@@ -26,8 +35,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut out = BufWriter::new(std::fs::File::create(&file)?);
         write!(
             out,
-            r#"{{"format": "strata-dataset/1", "locales": [{{"code": "en", "name": "English (en)", "default": true}}, {{"code": "fr", "name": "French (fr)"}}], "documents": ["#
+            r#"{{"format": "strata-dataset/1", "locales": [{{"code": "en", "name": "English (en)", "default": true}}, {{"code": "fr", "name": "French (fr)"}}, {{"code": "de", "name": "German (de)"}}], "files": ["#
         )?;
+        for f in 0..10 {
+            if f > 0 {
+                out.write_all(b",")?;
+            }
+            write!(
+                out,
+                r#"{{"key": "img{f}", "name": "img{f}.jpg", "width": 800, "height": 600, "hash": "img{f}_h", "ext": ".jpg", "mime": "image/jpeg", "size": 42.5, "url": "/uploads/img{f}.jpg", "provider": "local"}}"#
+            )?;
+        }
+        out.write_all(br#"], "documents": ["#)?;
         for t in 0..20 {
             write!(
                 out,
@@ -46,10 +65,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             write!(
                 out,
-                r#"{{"type": "api::article.article", "key": "x{i}", "data": {{"views": {i}, "author": "a{}", "tags": ["t{}", "t{}"]}}, "locales": {{"en": {{"published": {{"title": "Article {i}", "seo": {{"metaTitle": "seo {i}"}}}}}}, "fr": {{"draft": {{"title": "Article {i} (fr)"}}}}}}}}"#,
-                i % 100,
+                r#"{{"type": "api::article.article", "key": "x{i}", "data": {{"views": {i}, "author": "a{a}", "tags": ["t{}", "t{}"], "cover": "img{}"}}, "locales": {{"en": {{"published": {{"title": "Article {i}", "seo": {{"metaTitle": "seo {i}"}}, "blocks": [{{"__component": "shared.rich-text", "body": "Body of {i}"}}, {{"__component": "shared.quote", "title": "Quote {i}", "author": "a{a}"}}]}}, "draft": {{"title": "Article {i} (draft)"}}}}, "fr": {{"draft": {{"title": "Article {i} (fr)"}}}}, "de": {{"draft": {{"title": "Artikel {i}"}}}}}}}}"#,
                 i % 20,
-                (i + 7) % 20
+                (i + 7) % 20,
+                i % 10,
+                a = i % 100,
             )?;
         }
         out.write_all(b"]}")?;
@@ -69,6 +89,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _ = std::fs::remove_file(&db);
     let mut conn = rusqlite::Connection::open(&db)?;
     ddl::create_database(&conn, &model)?;
+    let grants: Vec<String> = ["article", "author", "tag"]
+        .iter()
+        .flat_map(|t| {
+            [
+                format!("api::{t}.{t}.find"),
+                format!("api::{t}.{t}.findOne"),
+            ]
+        })
+        .collect();
+    ddl::seed_public_permissions(&conn, &model, &grants)?;
     let started = Instant::now();
     let report = import::import_dataset(&mut conn, &model, &file, &|_, _| {})?;
     let secs = started.elapsed().as_secs_f64();
@@ -78,6 +108,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         report.rows as f64 / secs
     );
     drop(conn);
+    if let Some(keep) = std::env::args().nth(3) {
+        std::fs::copy(&file, &keep)?;
+        eprintln!("kept the dataset at {keep}");
+    }
+    if let Some(keep) = std::env::args().nth(2) {
+        std::fs::copy(&db, &keep)?;
+        eprintln!("kept the database at {keep}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

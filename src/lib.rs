@@ -14,3 +14,11 @@ pub use strata_derive::{Component, ContentType, DynamicZone};
 
 /// The engine crate, for paths like `strata::runtime::schema::Model`.
 pub use strata_runtime as runtime;
+
+/// schemars, as generated code names it (`#[schemars(crate = "::strata::schemars")]`).
+pub use schemars;
+/// serde, as generated code names it (`#[serde(crate = "::strata::serde")]`): a crate that
+/// uses generated types depends on `strata` alone.
+pub use serde;
+/// serde_json, for reading and writing entries and the untyped `Json` values.
+pub use serde_json;

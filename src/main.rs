@@ -2,6 +2,10 @@
 
 mod cli;
 
+/// mimalloc: see the note on the dependency in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::process::Command;
 
 fn strata(args: &[&str]) -> std::process::Output {
@@ -61,7 +63,68 @@ fn help_lists_only_working_commands() {
         .collect();
     assert_eq!(
         commands,
-        ["check", "generate", "import", "serve", "help"],
+        [
+            "check", "generate", "import", "openapi", "serve", "token", "help"
+        ],
         "{stdout}"
     );
+}
+
+#[test]
+fn check_a_database_against_the_model() {
+    // Strapi's own SQLite database has every table and column of its model.
+    let out = strata(&[
+        "check",
+        "--schemas",
+        "tests/fixtures/blog/schemas",
+        "--summary",
+        "--database",
+        "sqlite://tests/fixtures/blog/strapi.db",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("has every table and column of the model"),
+        "{stdout}"
+    );
+
+    // A PostgreSQL database without the layout: one line per missing table, status 1.
+    if let Some(db) = common::pg::TestDb::create("check") {
+        let out = strata(&[
+            "check",
+            "--schemas",
+            "tests/fixtures/blog/schemas",
+            "--summary",
+            "--database",
+            &db.url,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("missing table articles_cmps"), "{stderr}");
+        db.restore(
+            &std::fs::read_to_string(common::blog().join("pg/strapi-postgres.sql")).unwrap(),
+        );
+        common::succeeded(strata(&[
+            "check",
+            "--schemas",
+            "tests/fixtures/blog/schemas",
+            "--summary",
+            "--database",
+            &db.url,
+        ]));
+    }
+
+    // An unreachable server: one line naming host and port, status 1.
+    let out = strata(&[
+        "check",
+        "--schemas",
+        "tests/fixtures/blog/schemas",
+        "--summary",
+        "--database",
+        "postgres://postgres@127.0.0.1:1/nowhere",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
 }

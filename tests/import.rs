@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,6 +71,20 @@ fn all_counts(conn: &Connection) -> BTreeMap<String, i64> {
         .into_iter()
         .map(|n| (n.clone(), count(conn, &n)))
         .collect()
+}
+
+/// Every index of the database that a statement made, with that statement.
+fn indexes(conn: &Connection) -> Vec<(String, String)> {
+    let mut stmt = conn
+        .prepare("select name, sql from sqlite_master where type = 'index' and sql is not null order by name")
+        .unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    rows.map(Result::unwrap).collect()
+}
+
+fn foreign_keys_on(conn: &Connection) -> bool {
+    conn.query_row("pragma foreign_keys", [], |r| r.get(0))
+        .unwrap()
 }
 
 fn select(conn: &Connection, sql: &str) -> Vec<Vec<Sql>> {
@@ -215,6 +231,8 @@ fn blog_dataset_imports_as_strapi_wrote_it() {
     let dir = temp_dir("blog");
     let model = blog_model();
     let mut conn = fresh(&dir, &model);
+    let layout_before = indexes(&conn);
+    assert!(layout_before.len() > 50, "{layout_before:?}");
     let report = import_dataset(
         &mut conn,
         &model,
@@ -226,6 +244,16 @@ fn blog_dataset_imports_as_strapi_wrote_it() {
         (report.documents, report.files, report.users, report.locales),
         (51, 9, 3, 3)
     );
+    // A bulk load (a fresh database): its indexes were dropped for the load and built
+    // again, the same statements; foreign keys are on again and hold everywhere.
+    assert_eq!(indexes(&conn), layout_before);
+    assert!(foreign_keys_on(&conn));
+    let broken: i64 = conn
+        .query_row("select count(*) from pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(broken, 0);
     let strapi = strapi_db();
 
     // The same number of rows in every content table.
@@ -470,6 +498,7 @@ fn an_error_late_in_the_file_writes_nothing() {
     let model = blog_model();
     let mut conn = fresh(&dir, &model);
     let before = all_counts(&conn);
+    let layout_before = indexes(&conn);
     // The blog dataset, then one more article whose relation points nowhere: only the
     // writing pass can see it, after every other row was written.
     let mut dataset: serde_json::Value =
@@ -492,6 +521,9 @@ fn an_error_late_in_the_file_writes_nothing() {
         )]
     );
     assert_eq!(all_counts(&conn), before);
+    // The bulk load's dropped indexes come back with the rollback.
+    assert_eq!(indexes(&conn), layout_before);
+    assert!(foreign_keys_on(&conn));
     // A syntax error at the very end: nothing either.
     let mut text = serde_json::to_string(&dataset).unwrap();
     text.pop();
@@ -583,7 +615,8 @@ fn strata(args: &[&str]) -> std::process::Output {
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("STRATA_SCHEMAS")
-        .env_remove("STRATA_DATABASE")
+        .env_remove("STRATA_DATABASE_URL")
+        .env_remove("STRATA_CONFIG")
         .output()
         .expect("run strata")
 }
@@ -608,6 +641,30 @@ fn the_cli_imports_and_reports_problems() {
         "{stdout}"
     );
     assert!(stderr.contains("created"), "{stderr}");
+    // The database the import created has the public grants of ./strata.toml, so a
+    // `strata serve` on it answers the public role (not 401).
+    let model = std::sync::Arc::new(
+        strata::schema::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/blog/schemas"
+        )))
+        .unwrap(),
+    );
+    let store = strata::store::Store::open_existing(
+        &strata::store::DatabaseUrl::parse(&url).unwrap(),
+        model,
+        1,
+    )
+    .unwrap();
+    let public = store.role_actions("public").unwrap();
+    for action in ["api::article.article.find", "api::tag.tag.findOne"] {
+        assert!(public.iter().any(|a| a == action), "{action} in {public:?}");
+    }
+    assert!(
+        !public.iter().any(|a| a.starts_with("api::secret")),
+        "{public:?}"
+    );
+    drop(store);
 
     let out = strata(&[
         "import",
@@ -664,6 +721,12 @@ fn a_generated_dataset_imports_with_every_row() {
     let file = dir.join("gen.json");
     let n = 2000;
     std::fs::write(&file, synthetic(n)).unwrap();
+    // Another connection has the database open: the bulk load keeps the write-ahead log
+    // (SQLite refuses to leave it) and loads all the same.
+    let reader = Connection::open(dir.join("data.db")).unwrap();
+    let _: i64 = reader
+        .query_row("select count(*) from articles", [], |r| r.get(0))
+        .unwrap();
     let calls = std::cell::Cell::new(0u32);
     let started = std::time::Instant::now();
     let report = import_dataset(&mut conn, &model, &file, &|done, total| {
@@ -684,6 +747,14 @@ fn a_generated_dataset_imports_with_every_row() {
     assert_eq!(count(&conn, "components_shared_seos") as usize, 2 * n);
     let fk_problems = select(&conn, "select * from pragma_foreign_key_check");
     assert!(fk_problems.is_empty());
+    let seen: i64 = reader
+        .query_row("select count(*) from articles", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(seen as usize, 3 * n);
+    let mode: String = conn
+        .query_row("pragma journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -706,31 +777,24 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
     copy_dir(&root("tests/fixtures/blog/schemas"), &schemas);
     let url = format!("sqlite://{}", dir.join("single.db").display());
     let schemas_arg = schemas.display().to_string();
-    let out = strata(&[
+    common::succeeded(strata(&[
         "import",
         "examples/blog/dataset.json",
         "--schemas",
         &schemas_arg,
         "--database",
         &url,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ]));
 
     // The model gains a single type: the next import migrates the database first.
-    let home = schemas.join("api/homepage/content-types/homepage");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join("schema.json"),
+    common::write_content_type(
+        &schemas,
+        "homepage",
         r#"{"kind": "singleType", "collectionName": "homepages",
             "info": {"singularName": "homepage", "pluralName": "homepages", "displayName": "Homepage"},
             "options": {"draftAndPublish": true},
             "attributes": {"headline": {"type": "string", "required": true}}}"#,
-    )
-    .unwrap();
+    );
     let two = dir.join("two.json");
     std::fs::write(
         &two,
@@ -770,19 +834,14 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
              {"type": "api::homepage.homepage", "key": "home", "published": {"headline": "Hi"}}]}"#,
     )
     .unwrap();
-    let out = strata(&[
+    common::succeeded(strata(&[
         "import",
         one.to_str().unwrap(),
         "--schemas",
         &schemas_arg,
         "--database",
         &url,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ]));
     let out = strata(&[
         "import",
         one.to_str().unwrap(),
@@ -797,4 +856,111 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
         stderr.contains("and the database already has it"),
         "{stderr}"
     );
+}
+
+/// Every row of every table, ids included, in id order (tables without an `id` column by
+/// all their columns).
+fn every_row(conn: &Connection, skip: &[&str]) -> BTreeMap<String, Vec<Vec<Sql>>> {
+    let tables: Vec<String> = conn
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tables
+        .into_iter()
+        .filter(|t| !skip.contains(&t.as_str()))
+        .map(|t| {
+            let rows = select(conn, &format!("select * from `{t}` order by 1"));
+            (t, rows)
+        })
+        .collect()
+}
+
+/// A bulk load (into a database without content: foreign keys checked at the end, indexes
+/// built after the rows, a rollback journal, links written many to a statement) writes
+/// exactly the rows, ids included, that the row-by-row load writes into a database that
+/// already holds content.
+#[test]
+fn a_bulk_load_writes_the_rows_a_row_by_row_load_writes() {
+    let dir = temp_dir("bulk");
+    let schemas = dir.join("schemas");
+    copy_dir(&root("tests/fixtures/blog/schemas"), &schemas);
+    common::write_content_type(
+        &schemas,
+        "extra",
+        r#"{"kind": "collectionType", "collectionName": "extras",
+            "info": {"singularName": "extra", "pluralName": "extras", "displayName": "Extra"},
+            "options": {"draftAndPublish": false}, "attributes": {"name": {"type": "string"}}}"#,
+    );
+    let model = schema::load(&schemas).unwrap_or_else(|e| panic!("{e}"));
+    let dataset = dir.join("gen.json");
+    std::fs::write(&dataset, synthetic(300)).unwrap();
+    let blog = root("examples/blog/dataset.json");
+
+    // Row by row: one content row is already there.
+    let row_dir = dir.join("row");
+    std::fs::create_dir_all(&row_dir).unwrap();
+    let mut row_by_row = fresh(&row_dir, &model);
+    row_by_row
+        .execute_batch("insert into extras (document_id, name) values ('x', 'there before')")
+        .unwrap();
+    let bulk_dir = dir.join("bulk");
+    std::fs::create_dir_all(&bulk_dir).unwrap();
+    let mut bulk = fresh(&bulk_dir, &model);
+    for file in [&blog, &dataset] {
+        import_dataset(&mut row_by_row, &model, file, &|_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+        // The second file goes into a database with content: no longer a bulk load.
+        import_dataset(&mut bulk, &model, file, &|_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+        // Timestamps, documentIds and salted password hashes are generated: compare the rest.
+        let strip = |conn: &Connection| {
+            conn.execute_batch(
+                &every_row(conn, &["extras"])
+                    .keys()
+                    .filter_map(|t| {
+                        let cols = select(conn, &format!("select name from pragma_table_info('{t}') where name in ('created_at', 'updated_at', 'published_at', 'document_id', 'password')"));
+                        (!cols.is_empty()).then(|| {
+                            let sets: Vec<String> = cols
+                                .iter()
+                                .map(|c| {
+                                    let Sql::Text(c) = &c[0] else { panic!("{c:?}") };
+                                    format!("`{c}` = case when `{c}` is null then null else 'x' end")
+                                })
+                                .collect();
+                            format!("update `{t}` set {};", sets.join(", "))
+                        })
+                    })
+                    .collect::<String>(),
+            )
+            .unwrap();
+        };
+        let (a, b) = (
+            row_by_row.unchecked_transaction().unwrap(),
+            bulk.unchecked_transaction().unwrap(),
+        );
+        strip(&a);
+        strip(&b);
+        let (rows_a, rows_b) = (every_row(&a, &["extras"]), every_row(&b, &["extras"]));
+        assert!(rows_a["articles"].len() > 10);
+        // The model's tables (the system tables hold their creation times).
+        let layout = model.database_layout();
+        for table in layout
+            .tables
+            .iter()
+            .map(|t| &t.name)
+            .filter(|t| *t != "extras")
+        {
+            assert_eq!(rows_a[table], rows_b[table], "rows of {table}");
+        }
+        // And `AUTOINCREMENT` goes on from the same ids.
+        let sequence = "select name, seq from sqlite_sequence where name <> 'extras' order by name";
+        assert_eq!(select(&a, sequence), select(&b, sequence));
+        drop((a, b)); // rolled back
+    }
+    let mode: String = bulk
+        .query_row("pragma journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    assert!(foreign_keys_on(&bulk));
 }

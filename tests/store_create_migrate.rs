@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -388,17 +390,15 @@ fn additive_changes_migrate_automatically() {
             v["attributes"]["subtitle"] = serde_json::json!({"type": "string"});
         },
     );
-    let page = schemas.join("api/page/content-types/page");
-    std::fs::create_dir_all(&page).unwrap();
-    std::fs::write(
-        page.join("schema.json"),
+    common::write_content_type(
+        &schemas,
+        "page",
         r#"{"kind": "collectionType", "collectionName": "pages",
             "info": {"singularName": "page", "pluralName": "pages", "displayName": "Page"},
             "options": {"draftAndPublish": false},
             "attributes": {"title": {"type": "string"},
                            "author": {"type": "relation", "relation": "manyToOne", "target": "api::author.author"}}}"#,
-    )
-    .unwrap();
+    );
     let model = schema::load(&schemas).unwrap_or_else(|e| panic!("{e}"));
     assert!(!migrate::verify(&conn, &model).is_empty());
 

@@ -20,14 +20,7 @@ use strata::typed::{ContentType, Field, Many, One, TypedQuery};
 use blog::{ArticleField, ArticlePopulate, AuthorPopulate, article, author};
 
 fn store() -> Store {
-    let dir = std::env::temp_dir().join(format!(
-        "strata-typed-store-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("strapi.db");
-    std::fs::copy(common::blog().join("strapi.db"), &db).unwrap();
+    let (_, db) = common::blog_db_copy("typed-store");
     let model = Arc::new(schema::load(&common::blog().join("schemas")).unwrap());
     let url = DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
     Store::open_existing(&url, model, 1).unwrap()
@@ -75,9 +68,11 @@ fn typed_pages_equal_the_endpoint_bodies() {
     ] {
         let query = typed::<blog::Article>(qs);
         let page = store.find(&query).unwrap();
-        let expected = store
-            .list_body(&http_query(&store, blog::Article::UID, qs))
-            .unwrap();
+        let q = http_query(&store, blog::Article::UID, qs);
+        let expected = common::body_value(&strata::http::envelope::list(
+            &store.find_page(&q).unwrap(),
+            &q.pagination,
+        ));
         let total = page.total;
         let actual = serde_json::to_value(page.into_response()).unwrap();
         if let Some(diff) = common::first_difference(&expected, &actual, "$") {
@@ -130,11 +125,12 @@ fn find_one_by_document_id() {
         matches!(&article.author, Field::Set(One::Entry(a)) if a.name.as_ref().map(String::as_str) == Some("Ada Lovelace"))
     );
     let expected = store
-        .one_body(
+        .find_entry(
             &http_query(&store, blog::Article::UID, "populate[author]=true"),
             Some("article00000000000000001"),
         )
         .unwrap()
+        .map(|e| common::body_value(&strata::http::envelope::one(&e)))
         .unwrap();
     assert_eq!(
         common::first_difference(

@@ -58,7 +58,7 @@ fn is_public(a: &Attribute) -> bool {
 }
 
 /// The attributes that become fields.
-fn public(schema: &Schema) -> impl Iterator<Item = &Attribute> {
+pub(crate) fn public(schema: &Schema) -> impl Iterator<Item = &Attribute> {
     schema.attributes.iter().filter(|a| is_public(a))
 }
 
@@ -142,6 +142,26 @@ impl<'m> Plan<'m> {
             type_names,
             enum_names,
         }
+    }
+
+    /// The model.
+    pub(crate) fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The generated schemas, in output order.
+    pub(crate) fn items(&self) -> &[SchemaId] {
+        &self.items
+    }
+
+    /// The type name of a generated schema.
+    pub(crate) fn type_name(&self, id: SchemaId) -> &str {
+        self.type_names.get(&id).map_or("Unknown", String::as_str)
+    }
+
+    /// The type name of an enumeration or dynamic zone attribute, if it has one.
+    pub(crate) fn enum_name(&self, owner: SchemaId, attr: AttrId) -> Option<&str> {
+        self.enum_names.get(&(owner, attr)).map(String::as_str)
     }
 
     fn type_ident(&self, id: SchemaId) -> Ident {
@@ -233,7 +253,9 @@ impl<'m> Plan<'m> {
             let header = format!(" The component `{}`.", s.uid);
             out.push(quote! {
                 #[doc = #header]
-                #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema, ::strata::Component)]
+                #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize, ::strata::serde::Deserialize, ::strata::schemars::JsonSchema, ::strata::Component)]
+                #[serde(crate = "::strata::serde")]
+                #[schemars(crate = "::strata::schemars")]
                 #[strata(uid = #uid, collection = #collection, model = "model")]
                 #(#private)*
                 #allow
@@ -283,7 +305,9 @@ impl<'m> Plan<'m> {
         });
         out.push(quote! {
             #[doc = #header]
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema, ::strata::ContentType)]
+            #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize, ::strata::serde::Deserialize, ::strata::schemars::JsonSchema, ::strata::ContentType)]
+            #[serde(crate = "::strata::serde")]
+            #[schemars(crate = "::strata::schemars")]
             #[strata(uid = #uid, kind = #kind, singular = #singular, plural = #plural, collection = #collection, #dp #loc model = "model")]
             #(#private)*
             #allow
@@ -547,7 +571,9 @@ impl<'m> Plan<'m> {
                 let vs2 = variants.iter();
                 Some(quote! {
                     #[doc = #doc]
-                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::strata::serde::Serialize, ::strata::serde::Deserialize, ::strata::schemars::JsonSchema)]
+                    #[serde(crate = "::strata::serde")]
+                    #[schemars(crate = "::strata::schemars")]
                     pub enum #name {
                         #(
                             #[doc = #docs]
@@ -583,7 +609,9 @@ impl<'m> Plan<'m> {
                 });
                 Some(quote! {
                     #[doc = #doc]
-                    #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema, ::strata::DynamicZone)]
+                    #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize, ::strata::serde::Deserialize, ::strata::schemars::JsonSchema, ::strata::DynamicZone)]
+                    #[serde(crate = "::strata::serde")]
+                    #[schemars(crate = "::strata::schemars")]
                     #[serde(tag = "__component")]
                     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
                     pub enum #name {

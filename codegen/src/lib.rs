@@ -22,8 +22,9 @@
 //! from, embedded, and the model they load into), one struct per content type
 //! (`#[derive(::strata::ContentType)]`) and per component (`#[derive(::strata::Component)]`),
 //! and one enum per enumeration and per dynamic zone; see `strata_runtime::typed` for the
-//! contract. Every path in it is absolute (`::strata::…`, `::serde::…`, `::schemars::…`),
-//! so the crate that includes it needs `strata`, `serde` and `schemars` as dependencies.
+//! contract. Every path in it is absolute and goes through the facade (`::strata::…`,
+//! `::strata::serde::…` with `#[serde(crate = "::strata::serde")]`, likewise schemars), so
+//! the crate that includes it needs `strata` alone.
 //!
 //! It reads the content model through [`strata_runtime::schema`], built without the
 //! runtime's server and database features, so a build script stays light.
@@ -31,12 +32,14 @@
 mod emit;
 mod files;
 mod names;
+mod typescript;
 
 use std::path::{Path, PathBuf};
 
 pub use files::{SchemaFile, schema_files};
 pub use strata_runtime::schema;
 use strata_runtime::schema::{Model, SchemaErrors};
+pub use typescript::typescript_from_model;
 
 /// The file name [`Builder::generate`] writes in `OUT_DIR` unless told otherwise.
 pub const DEFAULT_FILE_NAME: &str = "strata_generated.rs";
@@ -84,6 +87,13 @@ pub fn generate_source(schemas_dir: &Path) -> Result<String, CodegenError> {
     let model = load(schemas_dir)?;
     let files = schema_files(&model)?;
     generate_from_model(&model, &files, &schemas_dir.display().to_string())
+}
+
+/// Generates the TypeScript types (see [`typescript_from_model`]) for the schemas under
+/// `schemas_dir`; the header names `schemas_dir` as given.
+pub fn generate_typescript(schemas_dir: &Path) -> Result<String, CodegenError> {
+    let model = load(schemas_dir)?;
+    typescript_from_model(&model, &schemas_dir.display().to_string())
 }
 
 /// Generates the module for an already loaded model. `files` are the schema files it was
@@ -147,6 +157,7 @@ fn load(dir: &Path) -> Result<Model, CodegenError> {
 pub struct Builder {
     schemas: PathBuf,
     out_file: Option<PathBuf>,
+    typescript_out: Option<PathBuf>,
     rerun_if_changed: bool,
 }
 
@@ -163,6 +174,7 @@ impl Builder {
         Builder {
             schemas: PathBuf::from("schemas"),
             out_file: None,
+            typescript_out: None,
             rerun_if_changed: true,
         }
     }
@@ -176,6 +188,13 @@ impl Builder {
     /// Writes to this file instead of `$OUT_DIR/strata_generated.rs`.
     pub fn out_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.out_file = Some(path.into());
+        self
+    }
+
+    /// Also writes the TypeScript types of the model (see [`typescript_from_model`]) to
+    /// this file, e.g. into the front end's source tree, whenever they change.
+    pub fn typescript_out(mut self, path: impl Into<PathBuf>) -> Self {
+        self.typescript_out = Some(path.into());
         self
     }
 
@@ -208,6 +227,10 @@ impl Builder {
                 .join(DEFAULT_FILE_NAME),
         };
         write_if_changed(&out, &source)?;
+        if let Some(ts) = &self.typescript_out {
+            let types = typescript_from_model(&model, &self.schemas.display().to_string())?;
+            write_if_changed(ts, &types)?;
+        }
         Ok(out)
     }
 }

@@ -58,3 +58,23 @@ fn schema_problems_are_all_listed() {
         "{text}"
     );
 }
+
+#[test]
+fn writes_the_typescript_types_when_asked() {
+    let dir = std::env::temp_dir().join(format!("strata-codegen-ts-{}", std::process::id()));
+    let ts = dir.join("web/src/content.ts");
+    Builder::new()
+        .schemas(BLOG)
+        .out_file(dir.join("generated.rs"))
+        .typescript_out(&ts)
+        .rerun_if_changed(false)
+        .generate()
+        .unwrap();
+    let text = std::fs::read_to_string(&ts).unwrap();
+    assert_eq!(
+        text,
+        strata_codegen::generate_typescript(Path::new(BLOG)).unwrap()
+    );
+    assert!(text.contains("export interface Article {"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,8 +18,10 @@
 //! # Content types
 //!
 //! ```text
-//! #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize,
-//!          ::schemars::JsonSchema, ::strata::ContentType)]
+//! #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize, ::strata::serde::Deserialize,
+//!          ::strata::schemars::JsonSchema, ::strata::ContentType)]
+//! #[serde(crate = "::strata::serde")]
+//! #[schemars(crate = "::strata::schemars")]
 //! #[strata(uid = "api::article.article", kind = "collectionType", singular = "article",
 //!          plural = "articles", collection = "articles", draft_and_publish, localized,
 //!          model = "model")]
@@ -135,8 +137,10 @@
 //! # Dynamic zones
 //!
 //! ```text
-//! #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize,
-//!          ::schemars::JsonSchema, ::strata::DynamicZone)]
+//! #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize, ::strata::serde::Deserialize,
+//!          ::strata::schemars::JsonSchema, ::strata::DynamicZone)]
+//! #[serde(crate = "::strata::serde")]
+//! #[schemars(crate = "::strata::schemars")]
 //! #[serde(tag = "__component")]
 //! pub enum ArticleBlocks {
 //!     #[serde(rename = "shared.rich-text")]

@@ -217,11 +217,13 @@ pub fn model() -> &'static ::strata::schema::Model {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::article.article",
     kind = "collectionType",
@@ -471,10 +473,12 @@ pub struct Article {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum ArticleKind {
     /// `news`
     #[serde(rename = "news")]
@@ -504,11 +508,13 @@ impl ArticleKind {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::DynamicZone
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[serde(tag = "__component")]
 #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum ArticleBlocks {
@@ -532,11 +538,13 @@ pub enum ArticleBlocks {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::author.author",
     kind = "collectionType",
@@ -620,11 +628,13 @@ pub struct Author {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::category.category",
     kind = "collectionType",
@@ -712,11 +722,13 @@ pub struct Category {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::secret.secret",
     kind = "collectionType",
@@ -769,11 +781,13 @@ pub struct Secret {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::tag.tag",
     kind = "collectionType",
@@ -836,11 +850,13 @@ pub struct Tag {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::upload.file",
     kind = "collectionType",
@@ -981,11 +997,13 @@ pub struct UploadFile {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.permission",
     kind = "collectionType",
@@ -1048,11 +1066,13 @@ pub struct UsersPermissionsPermission {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.role",
     kind = "collectionType",
@@ -1139,11 +1159,13 @@ pub struct UsersPermissionsRole {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.user",
     kind = "collectionType",
@@ -1233,11 +1255,13 @@ pub struct UsersPermissionsUser {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "shared.faq-item",
     collection = "components_shared_faq_items",
@@ -1263,11 +1287,13 @@ pub struct SharedFaqItem {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(uid = "shared.media", collection = "components_shared_media", model = "model")]
 pub struct SharedMedia {
     /// The entry's id.
@@ -1285,11 +1311,13 @@ pub struct SharedMedia {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(uid = "shared.quote", collection = "components_shared_quotes", model = "model")]
 pub struct SharedQuote {
     /// The entry's id.
@@ -1320,11 +1348,13 @@ pub struct SharedQuote {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "shared.rich-text",
     collection = "components_shared_rich_texts",
@@ -1346,11 +1376,13 @@ pub struct SharedRichText {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(uid = "shared.seo", collection = "components_shared_seos", model = "model")]
 pub struct SharedSeo {
     /// The entry's id.
@@ -1397,11 +1429,13 @@ pub struct SharedSeo {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "shared.slider",
     collection = "components_shared_sliders",
@@ -1423,11 +1457,13 @@ pub struct SharedSlider {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "shared.social-link",
     collection = "components_shared_social_links",
@@ -1465,10 +1501,12 @@ pub struct SharedSocialLink {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum SharedSocialLinkNetwork {
     /// `x`
     #[serde(rename = "x")]

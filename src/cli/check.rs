@@ -6,17 +6,43 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use strata_runtime::schema::{self, AttributeKind, Model, Origin, SchemaKind};
+use strata_runtime::store::{DatabaseUrl, open};
 
 /// Runs `strata check`.
-pub fn run(dir: &Path, summary_only: bool) -> ExitCode {
+pub fn run(dir: &Path, summary_only: bool, database: Option<&str>) -> ExitCode {
     match schema::load(dir) {
         Ok(model) => {
             let mut out = std::io::stdout().lock();
             let _ = write_report(&mut out, &model, summary_only);
-            ExitCode::SUCCESS
+            match database {
+                Some(url) => check_database(url, &model),
+                None => ExitCode::SUCCESS,
+            }
         }
         Err(errors) => {
             let _ = write!(std::io::stderr().lock(), "{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Checks a database against the model: one line on success, one per problem otherwise.
+fn check_database(url: &str, model: &Model) -> ExitCode {
+    let checked = DatabaseUrl::parse(url).and_then(|u| open::verify(&u, model).map(|p| (u, p)));
+    match checked {
+        Ok((u, problems)) if problems.is_empty() => {
+            println!("database {u}: has every table and column of the model");
+            ExitCode::SUCCESS
+        }
+        Ok((u, problems)) => {
+            eprintln!("database {u}: {} problems:", problems.len());
+            for p in problems {
+                eprintln!("  {p}");
+            }
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }

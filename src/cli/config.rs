@@ -25,10 +25,16 @@
 //! request_timeout_secs = 30
 //! max_body_bytes = 65536
 //! cors_origins = []            # empty: any origin
+//! inline_budget_ms = 1         # SQLite: time a request may run on the event loop
 //!
 //! [permissions.public]         # seeded into up_permissions when strata creates the database
 //! find = ["api::article.article"]
 //! find_one = ["api::article.article"]
+//!
+//! [auth]                       # Strapi's secrets; each is taken from, in order: the
+//! env_file = ".env"            # environment (API_TOKEN_SALT, JWT_SECRET), this Strapi
+//! api_token_salt = "…"         # `.env` file (default `.env`, when it exists), then here
+//! jwt_secret = "…"
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -36,6 +42,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use serde::Deserialize;
+use strata_runtime::auth::{AuthSecrets, Secret};
 use strata_runtime::http::ServerConfig;
 use strata_runtime::query::{QueryConfig, QueryLimits};
 
@@ -57,6 +64,38 @@ pub struct Config {
     /// `[permissions.<role>]`.
     #[serde(default)]
     pub permissions: Permissions,
+    /// `[auth]`.
+    #[serde(default)]
+    pub auth: Auth,
+}
+
+/// `[auth]`: the secrets that check API tokens and JWTs.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Auth {
+    /// A Strapi project's `.env` to read `API_TOKEN_SALT` and `JWT_SECRET` from (default
+    /// `.env` in the working directory, when it exists).
+    pub env_file: Option<PathBuf>,
+    /// `admin.apiToken.salt`.
+    pub api_token_salt: Option<String>,
+    /// users-permissions' `jwtSecret`.
+    pub jwt_secret: Option<String>,
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Auth")
+            .field("env_file", &self.env_file)
+            .field(
+                "api_token_salt",
+                &self.api_token_salt.as_ref().map(|_| "<redacted>"),
+            )
+            .field(
+                "jwt_secret",
+                &self.jwt_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 /// `[api]`.
@@ -122,6 +161,11 @@ pub struct Server {
     /// Allowed CORS origins (empty: any).
     #[serde(default)]
     pub cors_origins: Vec<String>,
+    /// Largest total size of a request's headers (431 beyond it).
+    pub max_header_bytes: Option<usize>,
+    /// On SQLite, milliseconds a request may run on the event loop before it is answered
+    /// on a blocking thread instead (default 1; 0: always on a blocking thread).
+    pub inline_budget_ms: Option<u64>,
 }
 
 /// `[permissions]`.
@@ -213,6 +257,82 @@ impl Config {
                 .map_or(d.request_timeout, Duration::from_secs),
             max_body_bytes: self.server.max_body_bytes.unwrap_or(d.max_body_bytes),
             permission_ttl: d.permission_ttl,
+            auth: AuthSecrets::default(),
+            max_header_bytes: self.server.max_header_bytes.unwrap_or(d.max_header_bytes),
+            inline_budget: match self.server.inline_budget_ms {
+                None => d.inline_budget,
+                Some(0) => None,
+                Some(ms) => Some(Duration::from_millis(ms)),
+            },
         }
+    }
+
+    /// Strapi's secrets: the environment first, then the project's `.env`, then `[auth]`.
+    /// An `env_file` that was named but cannot be read is an error.
+    pub fn auth_secrets(&self) -> anyhow::Result<AuthSecrets> {
+        let env_file = match &self.auth.env_file {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read [auth] env_file {}", path.display()))?,
+            ),
+            None => std::fs::read_to_string(".env").ok(),
+        };
+        let from_file = env_file.as_deref().map(dotenv_secrets).unwrap_or_default();
+        let from_config = AuthSecrets {
+            api_token_salt: self.auth.api_token_salt.clone().and_then(Secret::new),
+            jwt_secret: self.auth.jwt_secret.clone().and_then(Secret::new),
+        };
+        Ok(AuthSecrets::from_env().or(from_file).or(from_config))
+    }
+}
+
+/// `API_TOKEN_SALT` and `JWT_SECRET` of a dotenv file (`KEY=value`, optional `export`,
+/// quotes, `#` comments), as Strapi's `.env` holds them.
+pub fn dotenv_secrets(text: &str) -> AuthSecrets {
+    let mut secrets = AuthSecrets::default();
+    for line in text.lines() {
+        let line = line.trim();
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        if line.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim();
+        let value = match (value.chars().next(), value.chars().last()) {
+            (Some(q @ ('"' | '\'')), Some(e)) if q == e && value.len() >= 2 => {
+                &value[1..value.len() - 1]
+            }
+            _ => value.split(" #").next().unwrap_or("").trim(),
+        };
+        match key.trim() {
+            "API_TOKEN_SALT" => secrets.api_token_salt = Secret::new(value),
+            "JWT_SECRET" => secrets.jwt_secret = Secret::new(value),
+            _ => {}
+        }
+    }
+    secrets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_strapi_dotenv() {
+        let s = dotenv_secrets(
+            "HOST=0.0.0.0\n# API_TOKEN_SALT=commented\nAPI_TOKEN_SALT=tobemodified==\n\
+             export JWT_SECRET=\"quoted secret\"\n",
+        );
+        assert_eq!(
+            s.api_token_salt.as_ref().map(Secret::expose),
+            Some("tobemodified==")
+        );
+        assert_eq!(
+            s.jwt_secret.as_ref().map(Secret::expose),
+            Some("quoted secret")
+        );
+        assert_eq!(dotenv_secrets("JWT_SECRET=\n"), AuthSecrets::default());
     }
 }

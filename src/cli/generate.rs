@@ -1,6 +1,7 @@
 //! `strata generate`: write the typed Rust module for a content model (the same code a
 //! `build.rs` gets from `strata_codegen::Builder`), for projects that commit generated
-//! code. With `--check`, nothing is written: the command fails when the file is stale.
+//! code, or with `--lang typescript` the TypeScript types for front ends. With `--check`,
+//! nothing is written: the command fails when the file is stale.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,20 +14,46 @@ use clap::Args;
 pub struct GenerateArgs {
     /// Folder with the schemas (a Strapi project, its `src/`, or a folder holding `api/`
     /// and `components/`). It is named in the generated file's header as given.
-    #[arg(long, env = "STRATA_SCHEMAS", default_value = "./schemas")]
+    #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
-    /// The Rust file to write (`-` or absent: standard output).
+    /// The file to write (`-` or absent: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write nothing; exit with status 1 when `--out` is missing or differs from what
     /// would be generated (for CI).
     #[arg(long, requires = "out")]
     pub check: bool,
+    /// What to generate: `rust` (the typed module) or `typescript` (types for front ends).
+    #[arg(long, value_enum, default_value = "rust")]
+    pub lang: Lang,
+}
+
+/// The output language of `strata generate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// Typed Rust: entry structs, filter builders, populate enums.
+    Rust,
+    /// TypeScript: interfaces and the response envelope.
+    Typescript,
+}
+
+impl Lang {
+    /// The value of `--lang` that selects this language.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Typescript => "typescript",
+        }
+    }
 }
 
 /// Runs `strata generate`.
 pub fn run(args: &GenerateArgs) -> ExitCode {
-    let source = match strata_codegen::generate_source(&args.schemas) {
+    let generated = match args.lang {
+        Lang::Rust => strata_codegen::generate_source(&args.schemas),
+        Lang::Typescript => strata_codegen::generate_typescript(&args.schemas),
+    };
+    let source = match generated {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {}", e.to_string().trim_end());
@@ -50,9 +77,12 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             ExitCode::SUCCESS
         } else {
             eprintln!(
-                "{} is not what `strata generate --schemas {}` produces; regenerate it",
+                "{} is not what `strata generate --lang {} --schemas {} --out {}` produces; \
+                 regenerate it by running that command",
                 out.display(),
-                args.schemas.display()
+                args.lang.name(),
+                args.schemas.display(),
+                out.display()
             );
             ExitCode::FAILURE
         };

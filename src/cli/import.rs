@@ -4,15 +4,19 @@
 //! transaction: a dataset with problems changes nothing and every problem is printed.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use strata_runtime::schema;
-use strata_runtime::store::{DatabaseUrl, ddl, import, migrate, sqlite};
+use strata_runtime::store::open::Opened;
+use strata_runtime::store::{DatabaseUrl, OpenOptions, Store, import, sqlite};
+
+use super::config::Config;
 
 /// Options of `strata import`.
 #[derive(Debug, Args)]
@@ -21,18 +25,23 @@ pub struct ImportArgs {
     pub file: PathBuf,
     /// Folder with the schemas (a Strapi project, its `src/`, or a folder holding `api/`
     /// and `components/`).
-    #[arg(long, env = "STRATA_SCHEMAS", default_value = "./schemas")]
+    #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
-    /// The database: `sqlite://path/to/file.db` (created when missing).
+    /// The database: `sqlite://path/to/file.db` (created when missing), `postgres://…` or
+    /// `mysql://…`.
     #[arg(
         long,
-        env = "STRATA_DATABASE",
-        default_value = "sqlite://./.strata/data.db"
+        env = "STRATA_DATABASE_URL",
+        default_value = super::DEFAULT_DATABASE
     )]
     pub database: String,
     /// Apply schema changes that lose data (dropped columns and tables) before importing.
     #[arg(long)]
     pub allow_destructive: bool,
+    /// Configuration file (default: ./strata.toml when present): a database that the
+    /// import creates gets its `[permissions.public]`.
+    #[arg(long, env = "STRATA_CONFIG")]
+    pub config: Option<PathBuf>,
 }
 
 /// Runs `strata import`.
@@ -64,43 +73,61 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
-fn is_new(path: Option<&Path>) -> bool {
-    match path {
-        None => true,
-        Some(p) => std::fs::metadata(p).map(|m| m.len() == 0).unwrap_or(true),
-    }
-}
-
 fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
     let model = match schema::load(&args.schemas) {
-        Ok(m) => m,
+        Ok(m) => Arc::new(m),
         Err(errors) => bail!("{errors}"),
     };
     let url = DatabaseUrl::parse(&args.database)?;
-    let DatabaseUrl::Sqlite { path, read_only } = &url;
-    if *read_only {
+    if url.read_only() {
         bail!("the database {url} is opened read-only (mode=ro); importing needs write access");
     }
     if !args.file.is_file() {
         bail!("no dataset at {}", args.file.display());
     }
-    let fresh = is_new(path.as_deref());
+    let config_path = args
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("strata.toml"));
+    let (config, _) = Config::load(&config_path, args.config.is_some())?;
+    // A server database is created and imported at once (new databases only).
+    let postgres = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
+    let options = OpenOptions {
+        connections: 1,
+        public_actions: config.permissions.public.actions(),
+        allow_destructive: args.allow_destructive,
+        // PostgreSQL, MySQL: a new database is created and imported at once.
+        seed: postgres.then(|| args.file.clone()),
+        ..OpenOptions::default()
+    };
+    let started = Instant::now();
+    let (store, opened) =
+        Store::open(&url, model.clone(), &options).with_context(|| format!("cannot open {url}"))?;
+    drop(store);
+    match opened {
+        Opened::Created { seeded } => {
+            eprintln!(
+                "created {url} with {} tables for the model",
+                model.database_layout().tables.len()
+            );
+            if let Some(report) = seeded {
+                println!("{report} in {:.2} s", started.elapsed().as_secs_f64());
+                return Ok(());
+            }
+        }
+        Opened::Existing { migrated } => {
+            if postgres {
+                bail!(
+                    "{url} already has tables: strata imports into a new PostgreSQL or MySQL database only (create an empty one, or import into SQLite)"
+                );
+            }
+            for change in &migrated {
+                eprintln!("migrating: {change}");
+            }
+        }
+    }
     let mut conn =
         sqlite::open_connection(&url, true).with_context(|| format!("cannot open {url}"))?;
-    if fresh {
-        ddl::create_database(&conn, &model)
-            .with_context(|| format!("cannot create the database {url}"))?;
-        eprintln!(
-            "created {url} with {} tables for the model",
-            model.database_layout().tables.len()
-        );
-    } else {
-        let plan = migrate::plan(&conn, &model)?;
-        for change in &plan.additive {
-            eprintln!("migrating: {change}");
-        }
-        migrate::apply(&conn, &plan, args.allow_destructive)?;
-    }
     let bar = progress_bar();
     let started = Instant::now();
     let result = import::import_dataset(&mut conn, &model, &args.file, &|done, total| {

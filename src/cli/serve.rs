@@ -5,10 +5,11 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use strata_runtime::http::{self, AppState};
 use strata_runtime::schema::{self, Model, Origin, SchemaKind};
-use strata_runtime::store::{self, DatabaseUrl, Store, ddl, migrate, sqlite};
+use strata_runtime::store::open::Opened;
+use strata_runtime::store::{DatabaseUrl, OpenOptions, Store};
 
 use super::config::Config;
 
@@ -16,13 +17,14 @@ use super::config::Config;
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Folder with the content-type schemas.
-    #[arg(long, env = "STRATA_SCHEMAS", default_value = "./schemas")]
+    #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
-    /// Database URL: `sqlite://path.db` (created and migrated if new), `?mode=ro` to only read.
+    /// Database URL: `sqlite://path.db` (created if new, migrated additively), `?mode=ro` to
+    /// only read; or `postgres://user:pass@host:port/db` (created if it has no tables).
     #[arg(
         long,
         env = "STRATA_DATABASE_URL",
-        default_value = "sqlite://./.strata/data.db"
+        default_value = super::DEFAULT_DATABASE
     )]
     pub database: String,
     /// Address to listen on.
@@ -37,6 +39,10 @@ pub struct ServeArgs {
     /// Dataset to import when strata creates the database (overrides `seed` in the config).
     #[arg(long, env = "STRATA_SEED")]
     pub seed: Option<PathBuf>,
+    /// Connections in the pool (SQLite readers, PostgreSQL or MySQL connections); 0 = on
+    /// SQLite one per core (at least 2), on a server four per core (at least 4).
+    #[arg(long, env = "STRATA_POOL_SIZE", default_value_t = 0)]
+    pub pool_size: usize,
     /// Apply schema changes that lose data (dropped attributes or types).
     #[arg(long, env = "STRATA_ALLOW_DESTRUCTIVE")]
     pub allow_destructive: bool,
@@ -59,18 +65,32 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .as_ref()
             .map(|p| resolve(config_file.as_deref(), p))
     });
-    prepare_database(
-        &url,
-        &model,
-        &config,
-        seed.as_deref(),
-        args.allow_destructive,
-    )?;
-    let readers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .max(2);
-    let store = Arc::new(Store::open_existing(&url, model.clone(), readers)?);
-    let state = AppState::new(store, config.server_config());
+    let options = OpenOptions {
+        connections: args.pool_size,
+        public_actions: config.permissions.public.actions(),
+        seed,
+        allow_destructive: args.allow_destructive,
+        ..OpenOptions::default()
+    };
+    let (store, opened) = Store::open(&url, model.clone(), &options)?;
+    match opened {
+        Opened::Created { seeded } => {
+            tracing::info!("created {url} for the model");
+            if let Some(report) = seeded {
+                tracing::info!("{report}");
+            }
+        }
+        Opened::Existing { migrated } => {
+            for change in migrated {
+                tracing::info!("migrated: {change}");
+            }
+        }
+    }
+    let store = Arc::new(store);
+    let mut server = config.server_config();
+    server.auth = config.auth_secrets()?;
+    warn_about_secrets(&store, &server.auth);
+    let state = AppState::new(store, server);
     let app = http::router(state);
 
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -88,12 +108,29 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             "strata listening on http://{local} — model: {} — database: {url}",
             describe(&model)
         );
-        axum::serve(listener, app)
+        axum::serve(http::target::EscapingListener(listener), app)
             .with_graceful_shutdown(shutdown_signal())
             .await?;
         tracing::info!("strata stopped");
         Ok::<(), anyhow::Error>(())
     })
+}
+
+/// One line when a secret is missing: without the salt the database's API tokens cannot
+/// be checked, so only the public role is served to their holders.
+fn warn_about_secrets(store: &Store, secrets: &strata_runtime::auth::AuthSecrets) {
+    if secrets.api_token_salt.is_none() {
+        let tokens = store.api_tokens().map(|t| t.len()).unwrap_or(0);
+        if tokens > 0 {
+            tracing::warn!(
+                "the database holds {tokens} API tokens but no salt is set (API_TOKEN_SALT, \
+                 .env or [auth] api_token_salt): API tokens are refused, only the public role is served"
+            );
+        }
+    }
+    if secrets.jwt_secret.is_none() {
+        tracing::info!("no JWT_SECRET set: users-permissions JWTs are refused");
+    }
 }
 
 /// A path in the config file is relative to the file's folder.
@@ -102,59 +139,6 @@ fn resolve(config_file: Option<&Path>, p: &Path) -> PathBuf {
         Some(dir) if p.is_relative() && !dir.as_os_str().is_empty() => dir.join(p),
         _ => p.to_path_buf(),
     }
-}
-
-/// Creates a new database (layout, public grants, seed dataset), migrates an existing one
-/// additively, or only checks it when it is read-only.
-fn prepare_database(
-    url: &DatabaseUrl,
-    model: &Model,
-    config: &Config,
-    seed: Option<&Path>,
-    allow_destructive: bool,
-) -> anyhow::Result<()> {
-    let DatabaseUrl::Sqlite { path, read_only } = url;
-    let is_new = match path {
-        Some(p) => !p.exists(),
-        None => true,
-    };
-    if *read_only {
-        if is_new {
-            bail!("{url}: the database does not exist, and mode=ro cannot create it");
-        }
-        let conn = sqlite::open_connection(url, false)?;
-        let problems = migrate::verify(&conn, model);
-        if !problems.is_empty() {
-            return Err(store::StoreError::Layout(problems).into());
-        }
-        return Ok(());
-    }
-    if path.is_none() {
-        bail!(
-            "sqlite::memory: is not supported by `strata serve`: each connection would see its own empty database; use a file"
-        );
-    }
-    let mut conn = sqlite::open_connection(url, true)?;
-    if is_new {
-        ddl::create_database(&conn, model)?;
-        ddl::seed_public_permissions(&conn, model, &config.permissions.public.actions())?;
-        if let Some(seed) = seed {
-            let report = store::import_dataset(&mut conn, model, seed, &|_, _| {})
-                .map_err(|e| anyhow::anyhow!("{e}"))
-                .with_context(|| format!("cannot import {}", seed.display()))?;
-            tracing::info!(
-                "imported {}: {} documents ({} rows), {} files, {} users",
-                seed.display(),
-                report.documents,
-                report.rows,
-                report.files,
-                report.users
-            );
-        }
-    } else {
-        migrate::migrate(&conn, model, allow_destructive)?;
-    }
-    Ok(())
 }
 
 fn describe(model: &Model) -> String {

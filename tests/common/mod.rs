@@ -3,6 +3,30 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod my;
+pub mod pg;
+
+/// What makes a name unique: this process's id, a counter of the process, and the
+/// time in microseconds.
+fn unique() -> (u32, usize, u128) {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros())
+        .unwrap_or(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    (std::process::id(), n, micros)
+}
+
+/// A database name no other test (or test process) uses: `strata_test_<tag>_<pid>_<n>_<µs>`.
+/// Identifiers cannot be bound, so the name is checked to hold only `[A-Za-z0-9_]`.
+pub fn unique_database_name(tag: &str) -> String {
+    let (pid, n, micros) = unique();
+    let name = format!("strata_test_{tag}_{pid}_{n}_{}", micros % 1_000_000_000);
+    assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    name
+}
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -12,6 +36,65 @@ use strata::schema::Model;
 /// The blog fixture folder.
 pub fn blog() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/blog")
+}
+
+/// What a test needs (a server, a tool) is missing: under `CI=true` the test fails; elsewhere
+/// this prints one loud line and the caller skips.
+pub fn unavailable(what: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{what} (required under CI=true)");
+    }
+    eprintln!("\n!!!!! SKIPPED: {what}\n");
+}
+
+/// `out`, once its command is seen to have succeeded (else the test fails with its stderr).
+pub fn succeeded(out: std::process::Output) -> std::process::Output {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A server URL with its database part replaced by `name` (a query string is kept).
+pub fn url_with_database(url: &str, name: &str) -> String {
+    let (head, tail) = url.split_once('?').map_or((url, ""), |(h, t)| (h, t));
+    let base = head.rsplit_once('/').map_or(head, |(b, _)| b);
+    match tail.is_empty() {
+        true => format!("{base}/{name}"),
+        false => format!("{base}/{name}?{tail}"),
+    }
+}
+
+/// A new, empty temporary folder that no other test (or test process) uses:
+/// `strata-<tag>-<pid>-<n>-<µs>`. The caller removes it.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let (pid, n, micros) = unique();
+    let dir = std::env::temp_dir().join(format!("strata-{tag}-{pid}-{n}-{micros}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A writable copy of Strapi's blog database in a new temporary folder: (folder, file).
+/// The caller removes the folder.
+pub fn blog_db_copy(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(tag);
+    let db = dir.join("blog.db");
+    std::fs::copy(blog().join("strapi.db"), &db).unwrap();
+    (dir, db)
+}
+
+/// Writes `schema` as the schema file of the content type `singular` in the Strapi project
+/// folder `schemas` (`api/<singular>/content-types/<singular>/schema.json`).
+pub fn write_content_type(schemas: &Path, singular: &str, schema: &str) {
+    let dir = schemas
+        .join("api")
+        .join(singular)
+        .join("content-types")
+        .join(singular);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("schema.json"), schema).unwrap();
 }
 
 /// Every golden, in file order.
@@ -58,13 +141,25 @@ pub fn store_answer(
     let q = strata::query::parse_query(raw, model, schema.id, permissions, &config)
         .map_err(|e| format!("query rejected: {e}"))?;
     let body = if schema.uid.as_str() == "plugin::users-permissions.user" {
-        store.users_body(&q, 0, None)
+        store
+            .find_users(&q, 0, None)
+            .map(|users| Value::Array(users.iter().map(|u| u.to_value()).collect()))
     } else if let Some(doc) = segments.get(1) {
-        store.one_body(&q, Some(doc)).map(Option::unwrap_or_default)
+        store.find_entry(&q, Some(doc)).map(|e| {
+            e.map(|e| body_value(&strata::http::envelope::one(&e)))
+                .unwrap_or_default()
+        })
     } else {
-        store.list_body(&q)
+        store
+            .find_page(&q)
+            .map(|page| body_value(&strata::http::envelope::list(&page, &q.pagination)))
     };
     body.map_err(|e| e.to_string())
+}
+
+/// A body's JSON text as a value.
+pub fn body_value(body: &[u8]) -> Value {
+    serde_json::from_slice(body).unwrap()
 }
 
 /// Percent-encodes what compare.py encodes: everything outside `!`..`~`.
@@ -216,20 +311,44 @@ pub fn judge(golden: &Value, status: u16, body: &Value) -> Option<String> {
 /// the public role's grants read from it, default config) in a background thread; returns
 /// its address. `tag` names the temporary folder.
 pub fn start_blog_server(tag: &str) -> std::net::SocketAddr {
+    start_blog_server_with(tag, strata::http::ServerConfig::default())
+}
+
+/// [`start_blog_server`] with a server configuration.
+pub fn start_blog_server_with(
+    tag: &str,
+    config: strata::http::ServerConfig,
+) -> std::net::SocketAddr {
+    let (_, db) = blog_db_copy(tag);
     use std::sync::Arc;
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!("strata-{tag}-{}-{stamp}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("strapi.db");
-    std::fs::copy(blog().join("strapi.db"), &db).unwrap();
     let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
     let url =
         strata::store::DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
     let store = Arc::new(strata::store::Store::open_existing(&url, model, 2).unwrap());
-    let state = strata::http::AppState::new(store, strata::http::ServerConfig::default());
+    serve_store_with(store, config)
+}
+
+/// Starts the real server on loopback over the blog model and the database at `url`
+/// (opened as it is, default config) in a background thread; returns its address.
+pub fn start_server_on(url: &str) -> std::net::SocketAddr {
+    use std::sync::Arc;
+    let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
+    let url = strata::store::DatabaseUrl::parse(url).unwrap();
+    let store = Arc::new(strata::store::Store::open_existing(&url, model, 2).unwrap());
+    serve_store(store)
+}
+
+/// Serves `store` on loopback with the default config; returns the address.
+pub fn serve_store(store: std::sync::Arc<strata::store::Store>) -> std::net::SocketAddr {
+    serve_store_with(store, strata::http::ServerConfig::default())
+}
+
+/// Serves `store` on loopback with `config`; returns the address.
+pub fn serve_store_with(
+    store: std::sync::Arc<strata::store::Store>,
+    config: strata::http::ServerConfig,
+) -> std::net::SocketAddr {
+    let state = strata::http::AppState::new(store, config);
     let app = strata::http::router(state);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -241,8 +360,52 @@ pub fn start_blog_server(tag: &str) -> std::net::SocketAddr {
         rt.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app).await.unwrap();
+            axum::serve(strata::http::target::EscapingListener(listener), app)
+                .await
+                .unwrap();
         });
     });
     rx.recv().unwrap()
+}
+
+/// Replays every golden in `dir` against the server at `addr`: the failures, one line
+/// each, and the number that passed.
+pub fn replay_goldens(addr: std::net::SocketAddr, dir: &Path) -> (usize, Vec<String>) {
+    replay_goldens_ignoring(addr, dir, &[], &[])
+}
+
+/// [`replay_goldens`], comparing the values of the `ignored` keys only for null-ness
+/// (compare.py's `--ignore-values`) and leaving out the goldens numbered in `skip`.
+pub fn replay_goldens_ignoring(
+    addr: std::net::SocketAddr,
+    dir: &Path,
+    ignored: &[&str],
+    skip: &[u64],
+) -> (usize, Vec<String>) {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for f in files {
+        let golden: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        if golden["n"].as_u64().is_some_and(|n| skip.contains(&n)) {
+            continue;
+        }
+        let target = encode(golden["line"].as_str().unwrap());
+        let (status, _, body) = http_get(addr, &target, &[]);
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let why = if golden["status"] == 500 || golden["status"].as_u64() != Some(u64::from(status))
+        {
+            judge(&golden, status, &body)
+        } else {
+            first_difference_ignoring(&golden["body"], &body, "$", ignored)
+        };
+        match why {
+            None => passed += 1,
+            Some(why) => failures.push(format!("FAIL {} {target}\n     {why}", golden["n"])),
+        }
+    }
+    (passed, failures)
 }

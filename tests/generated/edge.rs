@@ -262,11 +262,13 @@ pub fn model() -> &'static ::strata::schema::Model {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::everything.everything",
     kind = "collectionType",
@@ -555,10 +557,12 @@ pub struct Everything {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum EverythingKind2 {
     /// `small`
     #[serde(rename = "small")]
@@ -588,11 +592,13 @@ impl EverythingKind2 {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::DynamicZone
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[serde(tag = "__component")]
 #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum EverythingSections {
@@ -613,11 +619,13 @@ pub enum EverythingSections {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::homepage.homepage",
     kind = "singleType",
@@ -708,11 +716,13 @@ pub struct Homepage {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::DynamicZone
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[serde(tag = "__component")]
 #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum HomepageBody {
@@ -730,11 +740,13 @@ pub enum HomepageBody {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::keyword.keyword",
     kind = "collectionType",
@@ -888,10 +900,12 @@ pub struct Keyword {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum KeywordMatch {
     /// `2-col`
     #[serde(rename = "2-col")]
@@ -953,11 +967,13 @@ impl KeywordMatch {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::long-name.long-name",
     kind = "collectionType",
@@ -1050,11 +1066,13 @@ pub struct LongName {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::node.node",
     kind = "collectionType",
@@ -1178,11 +1196,13 @@ pub struct Node {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "api::option.option",
     kind = "collectionType",
@@ -1242,10 +1262,12 @@ pub struct Option2 {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum Option2Field2 {
     /// `one`
     #[serde(rename = "one")]
@@ -1271,11 +1293,13 @@ impl Option2Field2 {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::i18n.locale",
     kind = "collectionType",
@@ -1338,11 +1362,13 @@ pub struct I18nLocale {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::upload.file",
     kind = "collectionType",
@@ -1483,11 +1509,13 @@ pub struct UploadFile {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.permission",
     kind = "collectionType",
@@ -1550,11 +1578,13 @@ pub struct UsersPermissionsPermission {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.role",
     kind = "collectionType",
@@ -1641,11 +1671,13 @@ pub struct UsersPermissionsRole {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::ContentType
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "plugin::users-permissions.user",
     kind = "collectionType",
@@ -1735,11 +1767,13 @@ pub struct UsersPermissionsUser {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "everything.kind",
     collection = "components_everything_kinds",
@@ -1764,10 +1798,12 @@ pub struct EverythingKind {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum EverythingKindSize {
     /// `s`
     #[serde(rename = "s")]
@@ -1801,11 +1837,13 @@ impl EverythingKindSize {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "nested.level-one",
     collection = "components_nested_level_ones",
@@ -1831,11 +1869,13 @@ pub struct NestedLevelOne {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "nested.level-three",
     collection = "components_nested_level_threes",
@@ -1888,11 +1928,13 @@ pub struct NestedLevelThree {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(
     uid = "nested.level-two",
     collection = "components_nested_level_twos",
@@ -1918,11 +1960,13 @@ pub struct NestedLevelTwo {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(uid = "node.path", collection = "components_node_paths", model = "model")]
 pub struct NodePath2 {
     /// The entry's id.
@@ -1940,11 +1984,13 @@ pub struct NodePath2 {
     Debug,
     Clone,
     PartialEq,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema,
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema,
     ::strata::Component
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 #[strata(uid = "shared.pair", collection = "components_shared_pairs", model = "model")]
 pub struct SharedPair {
     /// The entry's id.
@@ -1982,10 +2028,12 @@ pub struct SharedPair {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize,
-    ::schemars::JsonSchema
+    ::strata::serde::Serialize,
+    ::strata::serde::Deserialize,
+    ::strata::schemars::JsonSchema
 )]
+#[serde(crate = "::strata::serde")]
+#[schemars(crate = "::strata::schemars")]
 pub enum SharedPairType {
     /// `text`
     #[serde(rename = "text")]

@@ -43,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("GET /api/{}?{}", Post::PLURAL, query.to_query_string());
 
     // A response, read into the generated structs.
-    let response: ListResponse<Post> = serde_json::from_str(RESPONSE)?;
+    let response: ListResponse<Post> = strata::serde_json::from_str(RESPONSE)?;
     for p in &response.data {
         let author = match &p.author {
             Field::Set(One::Entry(author)) => author.name.as_ref().map_or("?", String::as_str),
@@ -61,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Written back, an entry is the JSON Strapi sent.
     if let Some(first) = response.data.first() {
-        println!("{}", serde_json::to_string(first)?);
+        println!("{}", strata::serde_json::to_string(first)?);
     }
     Ok(())
 }

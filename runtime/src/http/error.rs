@@ -13,14 +13,24 @@ use crate::store::StoreError;
 pub enum ApiError {
     /// A rejected query (400 ValidationError or PaginationError).
     Query(QueryError),
-    /// 401: no valid credentials and the public role grants nothing.
-    Unauthorized,
+    /// 401 with Strapi's message: "Missing or invalid credentials" (no valid credential
+    /// and a public role that grants nothing), "Invalid credentials" (a JWT of a blocked or
+    /// unknown user), "Token expired".
+    Unauthorized(&'static str),
     /// 403: the role may not perform this action.
     Forbidden,
     /// 404: no such route or document.
     NotFound,
+    /// 503: the database is unreachable or busy past the pool's wait (logged; heals by
+    /// itself when the database is back).
+    Unavailable(String),
+    /// 400: a value the database's column type cannot hold (PostgreSQL's strict types).
+    InvalidValue(String),
     /// 500: a failure of strata itself (never bad input). Logged, not shown.
     Internal(String),
+    /// The request ran past its time budget on the event loop and is to be answered
+    /// again on a blocking thread (`serve` does; never sent: were it, a 503).
+    OverBudget,
 }
 
 impl From<QueryError> for ApiError {
@@ -31,7 +41,14 @@ impl From<QueryError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        ApiError::Internal(e.to_string())
+        if e.is_interrupted() {
+            return ApiError::OverBudget;
+        }
+        match e {
+            StoreError::Unavailable(m) | StoreError::ConnectionLost(m) => ApiError::Unavailable(m),
+            StoreError::InvalidValue(m) => ApiError::InvalidValue(m),
+            other => ApiError::Internal(other.to_string()),
+        }
     }
 }
 
@@ -41,9 +58,9 @@ impl ApiError {
         let simple = |status: u16, name: &str, message: &str| json!({"data": null, "error": {"status": status, "name": name, "message": message, "details": {}}});
         match self {
             ApiError::Query(e) => (StatusCode::BAD_REQUEST, e.to_body()),
-            ApiError::Unauthorized => (
+            ApiError::Unauthorized(message) => (
                 StatusCode::UNAUTHORIZED,
-                simple(401, "UnauthorizedError", "Missing or invalid credentials"),
+                simple(401, "UnauthorizedError", message),
             ),
             ApiError::Forbidden => (
                 StatusCode::FORBIDDEN,
@@ -52,6 +69,14 @@ impl ApiError {
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
                 simple(404, "NotFoundError", "Not Found"),
+            ),
+            ApiError::Unavailable(_) | ApiError::OverBudget => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                simple(503, "ServiceUnavailableError", "Service Unavailable"),
+            ),
+            ApiError::InvalidValue(m) => (
+                StatusCode::BAD_REQUEST,
+                json!({"data": null, "error": {"status": 400, "name": "ValidationError", "message": m, "details": {"source": "query", "param": "filters"}}}),
             ),
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -63,8 +88,10 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(msg) = &self {
-            tracing::error!(error = %msg, "internal error");
+        match &self {
+            ApiError::Internal(msg) => tracing::error!(error = %msg, "internal error"),
+            ApiError::Unavailable(msg) => tracing::warn!(error = %msg, "database unavailable"),
+            _ => {}
         }
         let (status, body) = self.parts();
         super::json_response(status, &body)

@@ -1,13 +1,12 @@
-//! Who may do what: the grants of a users-permissions role (`find`, `findOne` per type),
-//! read from the database (`up_permissions`) as Strapi does, cached for a short time.
+//! Who may do what: the grants of a caller (`find`, `findOne` per type), from the
+//! users-permissions role, an API token or a user's role ([`super::auth`]).
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use super::ApiError;
+use super::auth::Authenticator;
 use crate::query::Permissions;
 use crate::schema::Model;
-use crate::store::Store;
 
 /// The grants of one role, per content type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +43,16 @@ impl RolePermissions {
         }
     }
 
+    /// Grants of an authenticated caller (a custom API token, a user's role): like
+    /// [`RolePermissions::from_actions`], but a denial is always a 403, never a 401, even
+    /// when nothing is granted (Strapi has an ability for them).
+    pub fn granted<S: AsRef<str>>(model: &Model, actions: &[S]) -> Self {
+        RolePermissions {
+            empty: false,
+            ..Self::from_actions(model, actions)
+        }
+    }
+
     /// Every action on every type.
     pub fn all(model: &Model) -> Self {
         RolePermissions {
@@ -61,47 +70,19 @@ impl RolePermissions {
 
 /// Where a request's grants come from.
 pub enum PermissionSource {
-    /// Fixed grants.
+    /// Fixed grants, whatever the request sends (embedding, tests).
     Fixed(Arc<RolePermissions>),
-    /// The public role in the store's database, re-read after `ttl`.
-    Database {
-        /// The store to read from.
-        store: Arc<Store>,
-        /// How long a read is reused.
-        ttl: Duration,
-        /// The last read.
-        cached: Mutex<Option<(Instant, Arc<RolePermissions>)>>,
-    },
+    /// The caller's credentials checked against the store's database: API tokens,
+    /// users-permissions JWTs, else the public role.
+    Credentials(Box<Authenticator>),
 }
 
 impl PermissionSource {
-    /// Grants of the public role of `store`'s database.
-    pub fn database(store: Arc<Store>, ttl: Duration) -> Self {
-        PermissionSource::Database {
-            store,
-            ttl,
-            cached: Mutex::new(None),
-        }
-    }
-
-    /// The grants in force now.
-    pub fn current(&self) -> Result<Arc<RolePermissions>, ApiError> {
+    /// The grants of the caller that sent this `Authorization` header value.
+    pub fn grants(&self, authorization: Option<&[u8]>) -> Result<Arc<RolePermissions>, ApiError> {
         match self {
             PermissionSource::Fixed(p) => Ok(p.clone()),
-            PermissionSource::Database { store, ttl, cached } => {
-                if let Ok(guard) = cached.lock()
-                    && let Some((at, p)) = guard.as_ref()
-                    && at.elapsed() < *ttl
-                {
-                    return Ok(p.clone());
-                }
-                let actions = store.role_actions("public")?;
-                let p = Arc::new(RolePermissions::from_actions(store.model(), &actions));
-                if let Ok(mut guard) = cached.lock() {
-                    *guard = Some((Instant::now(), p.clone()));
-                }
-                Ok(p)
-            }
+            PermissionSource::Credentials(auth) => auth.grants(authorization),
         }
     }
 }

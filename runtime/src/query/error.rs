@@ -100,6 +100,38 @@ impl QueryError {
         }
     }
 
+    /// The same error found inside `populate` (in a target's `filters` or `fields`): Strapi
+    /// names the parameter `populate` there.
+    pub fn in_populate(self) -> Self {
+        let inside = |param: Param| match param {
+            Param::Filters | Param::Fields | Param::Sort => Param::Populate,
+            other => other,
+        };
+        match self {
+            QueryError::InvalidKey { key, path, param } => QueryError::InvalidKey {
+                key,
+                path,
+                param: inside(param),
+            },
+            QueryError::InvalidValue {
+                key,
+                path,
+                message,
+                param,
+            } => QueryError::InvalidValue {
+                key,
+                path,
+                message,
+                param: inside(param),
+            },
+            QueryError::InvalidParam { message, param } => QueryError::InvalidParam {
+                message,
+                param: inside(param),
+            },
+            other => other,
+        }
+    }
+
     /// The HTTP status (always 400).
     pub fn status(&self) -> u16 {
         400

@@ -216,6 +216,14 @@ fn iso_datetime(s: &str) -> Option<i64> {
 
 /// Formats epoch milliseconds as `YYYY-MM-DDTHH:mm:ss.SSSZ` (JavaScript `toISOString`).
 pub fn iso_string(ms: i64) -> String {
+    let mut out = Vec::with_capacity(24);
+    write_iso(ms, &mut out);
+    // Only ASCII digits and separators are written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`iso_string`], appended to `out` (the read path writes every row's timestamps so).
+pub fn write_iso(ms: i64, buf: &mut Vec<u8>) {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     // civil_from_days
@@ -235,19 +243,105 @@ pub fn iso_string(ms: i64) -> String {
         rem % 1000,
     );
     if (0..=9999).contains(&y) {
-        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+        // The hot path of every row's timestamps: digits written directly (no `format!`).
+        let mut out = [0u8; 24];
+        let mut put = |at: usize, value: i64, width: usize| {
+            let mut v = value;
+            for i in (0..width).rev() {
+                out[at + i] = b'0' + (v % 10) as u8;
+                v /= 10;
+            }
+        };
+        put(0, y, 4);
+        put(5, m, 2);
+        put(8, d, 2);
+        put(11, h, 2);
+        put(14, mi, 2);
+        put(17, s, 2);
+        put(20, milli, 3);
+        for (at, c) in [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+            (23, b'Z'),
+        ] {
+            out[at] = c;
+        }
+        buf.extend_from_slice(&out);
     } else {
         let sign = if y < 0 { '-' } else { '+' };
-        format!(
+        let text = format!(
             "{sign}{:06}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z",
             y.abs()
-        )
+        );
+        buf.extend_from_slice(text.as_bytes());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_string_writes_javascripts_to_iso_string() {
+        for ms in [
+            0i64,
+            1_705_314_600_000,
+            -1,
+            951_782_400_000,
+            253_402_300_799_999,
+            1_234_567_890_123,
+            -62_135_596_800_000,
+        ] {
+            let days = ms.div_euclid(86_400_000);
+            let rem = ms.rem_euclid(86_400_000);
+            let (y, m, d) = civil(days);
+            let expected = format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                rem / 3_600_000,
+                rem / 60_000 % 60,
+                rem / 1000 % 60,
+                rem % 1000
+            );
+            assert_eq!(iso_string(ms), expected, "{ms}");
+        }
+        assert_eq!(iso_string(1_705_314_600_000), "2024-01-15T10:30:00.000Z");
+    }
+
+    /// Days since 1970 → (year, month, day), by counting (the slow, obvious way).
+    fn civil(mut days: i64) -> (i64, i64, i64) {
+        let mut y = 1970;
+        let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        loop {
+            let len = if leap(y) { 366 } else { 365 };
+            if days < 0 {
+                y -= 1;
+                days += if leap(y) { 366 } else { 365 };
+            } else if days >= len {
+                days -= len;
+                y += 1;
+            } else {
+                break;
+            }
+        }
+        let mut m = 1;
+        loop {
+            let len = match m {
+                1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                4 | 6 | 9 | 11 => 30,
+                _ if leap(y) => 29,
+                _ => 28,
+            };
+            if days < len {
+                return (y, m, days + 1);
+            }
+            days -= len;
+            m += 1;
+        }
+    }
 
     #[test]
     fn numbers_follow_javascript() {

@@ -14,6 +14,26 @@ pub enum StoreError {
     /// SQLite reported an error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL reported an error.
+    #[error("database error: {0}")]
+    Postgres(String),
+    /// MySQL or MariaDB reported an error.
+    #[error("database error: {0}")]
+    Mysql(String),
+    /// A table the statement needs does not exist.
+    #[error("missing table: {0}")]
+    MissingTable(String),
+    /// The database cannot be reached, or the connection broke, or no connection became
+    /// free in time. Served as a 503; the pool reconnects by itself.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// The connection broke mid-request (the server restarted, or an administrator
+    /// terminated it). Reads are retried once on a fresh connection; then a 503.
+    #[error("lost the database connection: {0}")]
+    ConnectionLost(String),
+    /// A bound value that the column's type cannot hold (a 400).
+    #[error("invalid value: {0}")]
+    InvalidValue(String),
     /// The database does not have the tables and columns the model needs.
     #[error("the database does not match the content model:\n{}", .0.join("\n"))]
     Layout(Vec<String>),
@@ -26,4 +46,21 @@ pub enum StoreError {
     /// Anything else, with context.
     #[error("{0}")]
     Other(String),
+}
+
+impl StoreError {
+    /// Whether a statement was interrupted because its time budget ran out
+    /// ([`crate::store::sqlite::within_budget`]), or found the database locked by another
+    /// connection (which a read on a budget does not wait for, and which was waited for
+    /// as long as allowed otherwise); the read can be run again without a budget.
+    pub fn is_interrupted(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::OperationInterrupted | rusqlite::ErrorCode::DatabaseBusy
+                )
+        )
+    }
 }

@@ -11,7 +11,9 @@
 //! 2. **Write** (`writer.rs`): every value is validated against the model and written in
 //!    one transaction with prepared statements: rows, component rows and `_cmps` links,
 //!    media links (`files_related_mph`), relation link rows with their order columns.
-//!    Foreign keys are checked at commit.
+//!    Foreign keys are checked at commit. Into a database without content the load is a
+//!    bulk load (`bulk.rs`): foreign keys checked once at the end, indexes built after
+//!    the rows.
 //!
 //! Every problem is collected with the document (type and key) and the JSON path of the
 //! value; when there is any, the transaction is rolled back and the database is unchanged.
@@ -30,6 +32,8 @@
 //! * Strapi's `unique` is not checked (it is per locale and status, and Strapi's own
 //!   loaders skip it too), nor `regex`.
 
+mod batch;
+mod bulk;
 mod index;
 mod stream;
 mod values;
@@ -164,6 +168,15 @@ fn invalid_message(problems: &[Problem], omitted: u64) -> String {
     s
 }
 
+/// Whether `table` holds any row (one index step).
+pub(crate) fn has_rows(conn: &Connection, table: &str) -> Result<bool, rusqlite::Error> {
+    conn.query_row(
+        &format!("select exists(select 1 from {})", super::ddl::quote(table)),
+        [],
+        |r| r.get(0),
+    )
+}
+
 /// At most this many problems are kept (the rest are counted).
 pub const MAX_PROBLEMS: usize = 1000;
 
@@ -214,15 +227,40 @@ pub fn import_dataset(
             source: e,
         })?
         .len();
-    conn.pragma_update(None, "foreign_keys", "ON")?;
+    let missing = super::migrate::verify(conn, model);
+    if !missing.is_empty() {
+        return Err(StoreError::Layout(missing).into());
+    }
+    // Into a database without content: foreign keys checked once at the end, indexes
+    // built after the rows (see `bulk.rs`). `foreign_keys` cannot change inside a
+    // transaction, so it is set here.
+    let bulk = bulk::is_fresh(conn, model)?;
+    let cache_size: i64 = conn.query_row("pragma cache_size", [], |r| r.get(0))?;
     // Every table, link table and check has its own statement: keep them all prepared.
     conn.set_prepared_statement_cache_capacity(512);
-    // A large page cache for the import's duration: the link tables' indexes grow fast.
-    let cache_size: i64 = conn.query_row("pragma cache_size", [], |r| r.get(0))?;
-    conn.pragma_update(None, "cache_size", -256_000)?;
-    let result = import_in_transaction(conn, model, path, progress, size);
-    conn.pragma_update(None, "cache_size", cache_size)?;
-    result
+    // From here on the connection's settings are the import's; they are put back whatever
+    // happens (an embedder keeps using the connection).
+    let result = (|| {
+        conn.pragma_update(None, "foreign_keys", if bulk { "OFF" } else { "ON" })?;
+        // A large page cache for the import's duration: indexes grow (or sort) in it.
+        conn.pragma_update(None, "cache_size", -256_000)?;
+        let journal = if bulk {
+            bulk::RollbackJournal::enter(conn)
+        } else {
+            None
+        };
+        let result = import_in_transaction(conn, model, path, progress, size, bulk);
+        if let Some(journal) = journal {
+            journal.leave(conn);
+        }
+        result
+    })();
+    let foreign_keys = conn.pragma_update(None, "foreign_keys", "ON");
+    let cache = conn.pragma_update(None, "cache_size", cache_size);
+    let report = result?;
+    foreign_keys?;
+    cache?;
+    Ok(report)
 }
 
 fn import_in_transaction(
@@ -231,24 +269,32 @@ fn import_in_transaction(
     path: &Path,
     progress: &dyn Fn(u64, u64),
     size: u64,
+    bulk: bool,
 ) -> Result<ImportReport, ImportError> {
     let total = size.saturating_mul(2).max(1);
-    let missing = super::migrate::verify(conn, model);
-    if !missing.is_empty() {
-        return Err(StoreError::Layout(missing).into());
-    }
     let tx = conn.transaction()?;
     let mut problems = Problems::default();
     let idx = index::build(&tx, model, path, &mut problems, &|done| {
         progress(done.min(size), total)
     })?;
-    tx.pragma_update(None, "defer_foreign_keys", "ON")?;
-    let report = writer::write(&tx, model, path, idx, &mut problems, &|done| {
+    let dropped = if bulk && problems.is_empty() {
+        Some(bulk::DroppedIndexes::drop_on_empty_tables(&tx)?)
+    } else {
+        tx.pragma_update(None, "defer_foreign_keys", "ON")?;
+        None
+    };
+    let report = writer::write(&tx, model, path, idx, dropped, &mut problems, &|done| {
         progress(size + done.min(size), total)
     })?;
     if !problems.is_empty() {
         // Dropping the transaction rolls everything back.
         return Err(problems.into_error());
+    }
+    if bulk && let Some(broken) = bulk::broken_foreign_key(&tx)? {
+        return Err(StoreError::Other(format!(
+            "the import would leave {broken}; nothing was imported"
+        ))
+        .into());
     }
     tx.commit()?;
     progress(total, total);

@@ -1,21 +1,21 @@
 //! Executing a validated [`Query`]: the page of root rows, the total, and the populate
 //! tree, one batched statement per populated edge per level (`WHERE parent IN (…)`), so
-//! the number of statements never grows with the page size. Rows become JSON in Strapi
-//! v5's flat shape, key order included.
+//! the number of statements never grows with the page size. Rows become JSON text in
+//! Strapi v5's flat shape, key order included, written straight from the cells: a row is
+//! the text of its object, and each populated value is appended to it (`entry.rs`).
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
 use sea_query::{Alias, ExprTrait, Func, Order, Query as Sql, SelectStatement};
-use serde_json::{Map, Value as Json};
 
 use super::StoreError;
-use super::decode::Decode;
-use super::sql::{Builder, Dialect, col, column_role};
-use super::sqlite::query_each;
+use super::backend::{Executor, RowRef};
+use super::decode::{self, Decode};
+use super::entry::Entry;
+use super::sql::{Builder, RelatedPlan, SortGroup, col, column_role};
 use crate::query::{
-    Conjunction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,
-    PopulateKind, PopulateOptions, Query, Status,
+    Conjunction, Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,
+    PopulateKind, PopulateOptions, Query, SortKey, Status,
 };
 use crate::schema::{
     AttributeKind, ColumnRole, Model, RelationKind, RelationStorage, Schema, SchemaId,
@@ -24,102 +24,251 @@ use crate::schema::{
 /// One page of a list request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
-    /// The entries, in order, as JSON objects.
-    pub entries: Vec<Json>,
+    /// The entries, in order.
+    pub entries: Vec<Entry>,
     /// The number of matching entries (when counting was asked for).
     pub total: Option<u64>,
 }
 
-impl Page {
-    /// The response body of a list request: `{data, meta: {pagination}}`.
-    pub fn list_body(self, p: &Pagination) -> Json {
-        let mut pagination = Map::new();
-        match p.mode {
-            PageMode::Page => {
-                pagination.insert("page".into(), p.page().into());
-                pagination.insert("pageSize".into(), p.limit.into());
-                if let Some(total) = self.total {
-                    let count = total.div_ceil(Ord::max(p.limit, 1));
-                    pagination.insert("pageCount".into(), count.into());
-                    pagination.insert("total".into(), total.into());
-                }
-            }
-            PageMode::Offset => {
-                pagination.insert("start".into(), p.start.into());
-                pagination.insert("limit".into(), p.limit.into());
-                if let Some(total) = self.total {
-                    pagination.insert("total".into(), total.into());
-                }
-            }
-        }
-        let mut meta = Map::new();
-        meta.insert("pagination".into(), Json::Object(pagination));
-        let mut body = Map::new();
-        body.insert("data".into(), Json::Array(self.entries));
-        body.insert("meta".into(), Json::Object(meta));
-        Json::Object(body)
-    }
-}
-
-/// A loaded row: its id (to attach populated children), its document id and locale (for
-/// `localizations`), and its JSON object.
+/// A loaded row: its id (to attach populated children), its document id (for
+/// `localizations`), and the text of its JSON object so far, without the closing brace.
 #[derive(Debug, Clone)]
 struct Row {
     id: i64,
     document_id: Option<String>,
-    object: Map<String, Json>,
+    json: Vec<u8>,
+}
+
+impl Row {
+    /// Appends a member: `,"key":value` (`key` is the quoted key and its colon).
+    fn member(&mut self, key: &[u8], value: &[u8]) {
+        if self.json.len() > 1 {
+            self.json.push(b',');
+        }
+        self.json.extend_from_slice(key);
+        self.json.extend_from_slice(value);
+    }
+
+    /// The finished object's text.
+    fn close(mut self) -> Vec<u8> {
+        self.json.push(b'}');
+        self.json
+    }
+
+    /// The finished object's text, the row kept.
+    fn closed(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.json.len() + 1);
+        self.close_into(&mut out);
+        out
+    }
+
+    /// Appends the finished object's text to `out`.
+    fn close_into(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.json);
+        out.push(b'}');
+    }
+}
+
+/// A key as JSON text with its colon: `"name":`.
+fn json_key(name: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(name.len() + 3);
+    decode::string(&mut k, name);
+    k.push(b':');
+    k
+}
+
+/// The populated value of each parent id, as JSON text.
+type Values = HashMap<i64, Vec<u8>>;
+
+/// The text of a JSON array, written one item at a time.
+#[derive(Debug, Default)]
+struct ArrayText(Vec<u8>);
+
+impl ArrayText {
+    /// Where the next item is written (its separator already is).
+    fn next_item(&mut self) -> &mut Vec<u8> {
+        self.0.push(if self.0.is_empty() { b'[' } else { b',' });
+        &mut self.0
+    }
+
+    /// The array's text (`[]` when no item was written).
+    fn finish(mut self) -> Vec<u8> {
+        if self.0.is_empty() {
+            self.0.push(b'[');
+        }
+        self.0.push(b']');
+        self.0
+    }
+}
+
+/// The ways, besides one statement, in which [`Reader::find`] may look for a page.
+#[derive(Debug, Clone, Copy, Default)]
+struct PageWays {
+    /// Probe each root row in order first (a relation filter on a large table).
+    probe_first: bool,
+    /// Walk the sort groups of a first sort key through a path (a large table), within
+    /// this many SQLite steps.
+    sort_groups: Option<u64>,
+}
+
+/// Distinct values of a sort key walked at most; past it, one statement sorts.
+const MAX_SORT_GROUPS: u64 = 1000;
+
+/// Work (SQLite steps) walking the sort groups may take before one statement sorts
+/// instead, per row of the root table (that statement computes a correlated value per
+/// row: about 30 steps each, 29M at a million rows), and at least.
+const SORT_GROUP_STEPS_PER_ROW: u64 = 2;
+const SORT_GROUP_STEPS_MIN: u64 = 2_000_000;
+
+/// How every schema's full rows become JSON text (no `fields`), worked out once for a
+/// model: which column becomes which key, each key's text, each column's decoding. A
+/// `fields` selection is planned per request.
+#[derive(Debug)]
+pub struct RowPlans(Vec<ColumnPlan>);
+
+impl RowPlans {
+    /// The plans of every schema of `model`.
+    pub fn new(model: &Model) -> RowPlans {
+        RowPlans(
+            model
+                .schemas()
+                .iter()
+                .map(|s| ColumnPlan::new(s, None))
+                .collect(),
+        )
+    }
 }
 
 /// Runs queries for one request on one connection.
 pub struct Reader<'a> {
-    conn: &'a Connection,
+    exec: &'a dyn Executor,
     model: &'a Model,
     default_locale: &'a str,
+    rows: &'a RowPlans,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over `conn`.
-    pub fn new(conn: &'a Connection, model: &'a Model, default_locale: &'a str) -> Self {
+    /// A reader over one connection's executor, with the model's [`RowPlans`].
+    pub fn new(
+        exec: &'a dyn Executor,
+        model: &'a Model,
+        default_locale: &'a str,
+        rows: &'a RowPlans,
+    ) -> Self {
         Reader {
-            conn,
+            exec,
             model,
             default_locale,
+            rows,
         }
     }
 
+    /// `f`'s result when its statements finish within `steps` units of work
+    /// ([`Executor::within_steps`]), `None` when they run out or the backend cannot bound
+    /// them.
+    fn within_steps<T>(
+        &self,
+        steps: u64,
+        f: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<Option<T>, StoreError> {
+        let mut f = Some(f);
+        let mut out = None;
+        let finished = self.exec.within_steps(steps, &mut || {
+            if let Some(f) = f.take() {
+                out = Some(f()?);
+            }
+            Ok(())
+        })?;
+        Ok(out.filter(|_| finished))
+    }
+
     fn builder(&self) -> Builder<'a> {
-        Builder::new(self.model, Dialect::Sqlite, self.default_locale)
+        Builder::new(self.model, self.exec.dialect(), self.default_locale)
     }
 
     /// A list request: the page of entries and the total.
     pub fn find(&self, query: &Query) -> Result<Page, StoreError> {
         let schema = self.model.schema(query.schema);
-        let total = if query.pagination.with_count {
-            Some(self.count(query)?)
+        // Descending only: SQLite sorts entries without a related value last there, so
+        // the groups of values come first; ascending they come first, and finding them
+        // means probing every row (the one statement does that anyway).
+        let sorts_through_path = query
+            .sort
+            .first()
+            .is_some_and(|k| !k.path.is_empty() && k.direction == Direction::Desc);
+        let rows = if RelatedPlan::matters(query) || sorts_through_path {
+            Some(self.size_estimate(schema)?)
         } else {
             None
         };
-        let mut b = self.builder();
-        let alias = b.alias();
-        let mut stmt = Sql::select();
-        self.select_columns(&mut stmt, schema, &alias);
-        stmt.from_as(Alias::new(&schema.layout.table), Alias::new(&alias));
-        stmt.cond_where(b.root_where(query, &alias));
-        for (e, o) in b.order_by(schema, &query.sort, &alias, true) {
-            stmt.order_by_expr(e, o);
+        let plan = RelatedPlan::for_root(query, rows);
+        let large = rows.is_some_and(|n| n >= RelatedPlan::SMALL_TABLE);
+        let ways = PageWays {
+            probe_first: plan == RelatedPlan::SemiJoin && RelatedPlan::matters(query),
+            sort_groups: (large && sorts_through_path).then(|| {
+                Ord::max(
+                    rows.unwrap_or(0).saturating_mul(SORT_GROUP_STEPS_PER_ROW),
+                    SORT_GROUP_STEPS_MIN,
+                )
+            }),
+        };
+        self.find_planned(query, plan, ways)
+    }
+
+    /// [`Reader::find`] with relation filters tied to the root rows by `plan`, whatever
+    /// the table's size, and the page found by one statement. Every plan gives the same
+    /// answer; tests check it.
+    pub fn find_with_plan(&self, query: &Query, plan: RelatedPlan) -> Result<Page, StoreError> {
+        self.find_planned(query, plan, PageWays::default())
+    }
+
+    /// The page and total with `plan`. The page's rows are found, where `ways` allows and
+    /// the backend can bound the work, by walking the sort groups of a first sort key
+    /// through a path ([`Reader::page_by_sort_groups`]), or by probing each root row in
+    /// order within [`RelatedPlan::probe_steps`]; by `plan` in one statement otherwise,
+    /// and whenever those run out.
+    fn find_planned(
+        &self,
+        query: &Query,
+        plan: RelatedPlan,
+        ways: PageWays,
+    ) -> Result<Page, StoreError> {
+        let schema = self.model.schema(query.schema);
+        let total = if query.pagination.with_count {
+            Some(self.count_with(query, plan)?)
+        } else {
+            None
+        };
+        let fields = query.fields.as_deref();
+        let mut probed = None;
+        if let Some(steps) = ways.sort_groups {
+            probed = self.page_by_sort_groups(query, plan, schema, steps)?;
         }
-        stmt.limit(query.pagination.limit)
-            .offset(query.pagination.start);
-        let mut rows = self.load_rows(&stmt, schema, query.fields.as_deref(), None)?;
+        if ways.probe_first && probed.is_none() {
+            let stmt = self.builder().root_select(query, RelatedPlan::Correlated);
+            probed = self.within_steps(RelatedPlan::probe_steps(total), || {
+                self.load_rows(&stmt, schema, fields, None)
+            })?;
+        }
+        let mut rows = match probed {
+            Some(rows) => rows,
+            None => {
+                let stmt = self.builder().root_select(query, plan);
+                self.load_rows(&stmt, schema, fields, None)?
+            }
+        };
         self.populate(schema, &mut rows, &query.populate, query.status)?;
         Ok(Page {
-            entries: rows.into_iter().map(|r| Json::Object(r.object)).collect(),
+            entries: rows
+                .into_iter()
+                .map(|r| Entry::from_json_bytes(r.close()))
+                .collect(),
             total,
         })
     }
 
     /// The first entry matching the query (find-one and single types), if any.
-    pub fn find_first(&self, query: &Query) -> Result<Option<Json>, StoreError> {
+    pub fn find_first(&self, query: &Query) -> Result<Option<Entry>, StoreError> {
         let mut q = query.clone();
         q.pagination = Pagination {
             mode: PageMode::Offset,
@@ -132,26 +281,136 @@ impl<'a> Reader<'a> {
 
     /// The number of entries matching the query's filters, locale and status.
     pub fn count(&self, query: &Query) -> Result<u64, StoreError> {
-        let schema = self.model.schema(query.schema);
-        let mut b = self.builder();
-        let alias = b.alias();
-        let mut stmt = Sql::select();
-        stmt.expr(Func::count(col(&alias, "id")))
-            .from_as(Alias::new(&schema.layout.table), Alias::new(&alias))
-            .cond_where(b.root_where(query, &alias));
-        let mut n = 0u64;
-        query_each(self.conn, &stmt, |r| {
-            n = r.get::<_, i64>(0).map(|v| Ord::max(v, 0) as u64)?;
-            Ok(())
-        })?;
-        Ok(n)
+        let plan = self.root_plan(query, self.model.schema(query.schema))?;
+        self.count_with(query, plan)
     }
 
-    /// Selects every column of the schema's table, in layout order.
-    fn select_columns(&self, stmt: &mut SelectStatement, schema: &Schema, alias: &str) {
-        for c in &schema.layout.columns {
-            stmt.expr(col(alias, &c.name));
+    /// How relation filters meet the root rows: for a large table a semi-join, for a
+    /// small one or pinned rows a probe per row. See [`RelatedPlan`].
+    fn root_plan(&self, query: &Query, schema: &Schema) -> Result<RelatedPlan, StoreError> {
+        if !RelatedPlan::matters(query) {
+            return Ok(RelatedPlan::for_root(query, None));
         }
+        Ok(RelatedPlan::for_root(
+            query,
+            Some(self.size_estimate(schema)?),
+        ))
+    }
+
+    /// The size of a schema's table, estimated as `MAX(id)` (one index step).
+    fn size_estimate(&self, schema: &Schema) -> Result<u64, StoreError> {
+        let mut stmt = Sql::select();
+        stmt.expr(Func::max(col("t", "id")))
+            .from_as(Alias::new(&schema.layout.table), Alias::new("t"));
+        let mut rows = None;
+        self.exec.query_each(&stmt, &mut |r| {
+            rows = r.cell(0)?.as_i64().map(|n| Ord::max(n, 0) as u64);
+            Ok(())
+        })?;
+        Ok(rows.unwrap_or(0))
+    }
+
+    /// The page of a query whose first sort key goes through a relation, component or
+    /// media, walked from the related side: the distinct related values in the key's
+    /// order (NULL first ascending, last descending, as SQLite sorts), then for each value
+    /// the root rows whose sort value it is ([`Builder::sort_group`]), ordered by the
+    /// other keys, until the page is full (groups before the page are counted, not read).
+    /// A million rows sorted through `author.name` become a few statements on the first
+    /// authors' rows instead of a correlated `MAX` per row.
+    ///
+    /// `None` when this does not apply (too many distinct values, a value that cannot be
+    /// bound back) or runs out of `steps`: the caller sorts in one statement. Either way
+    /// the page is the same (`tests/related_plans.rs`).
+    fn page_by_sort_groups(
+        &self,
+        query: &Query,
+        plan: RelatedPlan,
+        schema: &Schema,
+        steps: u64,
+    ) -> Result<Option<Vec<Row>>, StoreError> {
+        let Some(first) = query.sort.first().filter(|k| !k.path.is_empty()) else {
+            return Ok(None);
+        };
+        Ok(self
+            .within_steps(steps, || self.walk_sort_groups(query, plan, schema, first))?
+            .flatten())
+    }
+
+    fn walk_sort_groups(
+        &self,
+        query: &Query,
+        plan: RelatedPlan,
+        schema: &Schema,
+        first: &SortKey,
+    ) -> Result<Option<Vec<Row>>, StoreError> {
+        let Some(stmt) = self
+            .builder()
+            .sort_values(schema, first, MAX_SORT_GROUPS + 1)
+        else {
+            return Ok(None);
+        };
+        let mut values = Vec::new();
+        let mut unbindable = false; // a NULL or a kind that is not bound back
+        self.exec.query_each(&stmt, &mut |r| {
+            match r.cell(0)?.to_value() {
+                Some(v) => values.push(Some(v)),
+                None => unbindable = true,
+            }
+            Ok(())
+        })?;
+        if unbindable || values.len() as u64 > MAX_SORT_GROUPS {
+            return Ok(None);
+        }
+        match first.direction {
+            Direction::Asc => values.insert(0, None),
+            Direction::Desc => values.push(None),
+        }
+        let mut within = query.clone();
+        within.sort = query.sort[1..].to_vec();
+        let (mut skip, mut need) = (query.pagination.start, query.pagination.limit);
+        let mut rows = Vec::new();
+        for value in values {
+            if need == 0 {
+                break;
+            }
+            if skip > 0 {
+                let group = SortGroup {
+                    key: first,
+                    value: value.clone(),
+                    plan: RelatedPlan::SemiJoin,
+                };
+                let count = self.builder().root_count_in(query, plan, Some(group));
+                let n = self.exec.count(&count)?;
+                if n <= skip {
+                    skip -= n;
+                    continue;
+                }
+            }
+            // Probed per root row when the page starts the group in `id` order (the
+            // probes stop at the page's end); a semi-join when rows are skipped or other
+            // keys order the group (every row of the group is visited anyway).
+            let group = SortGroup {
+                key: first,
+                value,
+                plan: if skip == 0 && within.sort.is_empty() {
+                    RelatedPlan::Correlated
+                } else {
+                    RelatedPlan::SemiJoin
+                },
+            };
+            within.pagination.start = skip;
+            within.pagination.limit = need;
+            let stmt = self.builder().root_select_in(&within, plan, Some(group));
+            let mut got = self.load_rows(&stmt, schema, query.fields.as_deref(), None)?;
+            skip = 0;
+            need = need.saturating_sub(got.len() as u64);
+            rows.append(&mut got);
+        }
+        Ok(Some(rows))
+    }
+
+    fn count_with(&self, query: &Query, plan: RelatedPlan) -> Result<u64, StoreError> {
+        self.exec.count(&self.builder().root_count(query, plan))
     }
 
     /// Runs `stmt` (which selects the schema's columns, then optionally an owner id) and
@@ -163,15 +422,22 @@ impl<'a> Reader<'a> {
         fields: Option<&[FieldRef]>,
         owners: Option<&mut Vec<i64>>,
     ) -> Result<Vec<Row>, StoreError> {
-        let plan = ColumnPlan::new(schema, fields);
+        let planned;
+        let plan = match (fields, self.rows.0.get(schema.id.index())) {
+            (None, Some(plan)) => plan,
+            _ => {
+                planned = ColumnPlan::new(schema, fields);
+                &planned
+            }
+        };
         let mut out = Vec::new();
         let ncols = schema.layout.columns.len();
         let mut owner_ids = Vec::new();
         let want_owner = owners.is_some();
-        query_each(self.conn, stmt, |r| {
+        self.exec.query_each(stmt, &mut |r| {
             out.push(plan.row(r)?);
             if want_owner {
-                owner_ids.push(r.get::<_, i64>(ncols)?);
+                owner_ids.push(r.int(ncols)?);
             }
             Ok(())
         })?;
@@ -203,9 +469,10 @@ impl<'a> Reader<'a> {
             .partition(|e| matches!(e.kind, PopulateKind::Zone(_)));
         for entry in others.into_iter().chain(zones) {
             let (name, values) = self.populate_entry(schema, rows, &ids, entry, status)?;
+            let key = json_key(name);
             for row in rows.iter_mut() {
-                let v = values.get(&row.id).cloned().unwrap_or(Json::Null);
-                row.object.insert(name.clone(), v);
+                let v = values.get(&row.id).map_or(&b"null"[..], Vec::as_slice);
+                row.member(&key, v);
             }
         }
         Ok(())
@@ -213,20 +480,20 @@ impl<'a> Reader<'a> {
 
     /// Loads one populated attribute for every parent id; returns the JSON key and the
     /// value per parent id.
-    fn populate_entry(
+    fn populate_entry<'s>(
         &self,
-        schema: &Schema,
+        schema: &'s Schema,
         parents: &[Row],
         ids: &[i64],
         entry: &PopulateEntry,
         status: Status,
-    ) -> Result<(String, HashMap<i64, Json>), StoreError> {
+    ) -> Result<(&'s str, Values), StoreError> {
         let attr = match entry.key {
             PopulateKey::Attr(a) => schema.attributes.get(a.index()),
             PopulateKey::Localizations => None,
         };
-        let name = attr.map_or_else(|| "localizations".to_string(), |a| a.name.clone());
-        let mut out: HashMap<i64, Json> = HashMap::new();
+        let name = attr.map_or("localizations", |a| a.name.as_str());
+        let mut out = Values::new();
         match (&entry.kind, attr.map(|a| &a.kind)) {
             (PopulateKind::Zone(types), Some(AttributeKind::DynamicZone(_))) => {
                 let Some(a) = attr else {
@@ -252,19 +519,20 @@ impl<'a> Reader<'a> {
                 };
                 let (children, owners) =
                     self.related_rows(schema, a, ids, *target, options, status)?;
-                let mut grouped: HashMap<i64, Vec<Json>> = HashMap::new();
-                for (child, owner) in children.into_iter().zip(owners) {
-                    grouped
-                        .entry(owner)
-                        .or_default()
-                        .push(Json::Object(child.object));
+                // Each owner's children in order: an array, or the first one.
+                let mut grouped: HashMap<i64, ArrayText> = HashMap::new();
+                let mut first: Values = HashMap::new();
+                for (child, owner) in children.iter().zip(owners) {
+                    if many {
+                        child.close_into(grouped.entry(owner).or_default().next_item());
+                    } else {
+                        first.entry(owner).or_insert_with(|| child.closed());
+                    }
                 }
                 for id in ids {
-                    let list = grouped.remove(id).unwrap_or_default();
-                    let v = if many {
-                        Json::Array(list)
-                    } else {
-                        list.into_iter().next().unwrap_or(Json::Null)
+                    let v = match many {
+                        true => grouped.remove(id).unwrap_or_default().finish(),
+                        false => first.remove(id).unwrap_or_else(|| b"null".to_vec()),
                     };
                     out.insert(*id, v);
                 }
@@ -277,86 +545,12 @@ impl<'a> Reader<'a> {
                     self.related_counts(schema, a, ids, *target, filters.as_ref(), status)?;
                 for id in ids {
                     let n = counts.get(id).copied().unwrap_or(0);
-                    let mut m = Map::new();
-                    m.insert("count".into(), n.into());
-                    out.insert(*id, Json::Object(m));
+                    out.insert(*id, format!("{{\"count\":{n}}}").into_bytes());
                 }
             }
             _ => {}
         }
         Ok((name, out))
-    }
-
-    /// The select of rows related to `ids` through `attr`: the target's columns, then the
-    /// owner id. Returns the statement and the alias of the target rows.
-    fn edge_select(
-        &self,
-        b: &mut Builder<'a>,
-        schema: &Schema,
-        attr: &crate::schema::Attribute,
-        ids: &[i64],
-        target: &Schema,
-    ) -> Option<(SelectStatement, String, String, Option<String>)> {
-        let t = b.alias();
-        let j = b.alias();
-        let mut s = Sql::select();
-        self.select_columns(&mut s, target, &t);
-        s.from_as(Alias::new(&target.layout.table), Alias::new(&t));
-        let id_list = ids.iter().copied();
-        let (owner_col, order_col): (String, Option<String>) = match &attr.kind {
-            AttributeKind::Relation(rel) => {
-                let (lt, owner_side) = b.link_table(&rel.storage)?;
-                let (parent_col, target_col, order) = if owner_side {
-                    (
-                        lt.owner_column.clone(),
-                        lt.target_column.clone(),
-                        lt.owner_order.clone(),
-                    )
-                } else {
-                    (
-                        lt.target_column.clone(),
-                        lt.owner_column.clone(),
-                        lt.inverse_order.clone(),
-                    )
-                };
-                s.join_as(
-                    sea_query::JoinType::InnerJoin,
-                    Alias::new(&lt.table),
-                    Alias::new(&j),
-                    col(&j, &target_col).equals((Alias::new(&t), Alias::new("id"))),
-                );
-                s.and_where(col(&j, &parent_col).is_in(id_list));
-                (parent_col, order)
-            }
-            AttributeKind::Component(_) => {
-                let cmps = schema.layout.cmps_table.clone()?;
-                s.join_as(
-                    sea_query::JoinType::InnerJoin,
-                    Alias::new(&cmps),
-                    Alias::new(&j),
-                    col(&j, "cmp_id").equals((Alias::new(&t), Alias::new("id"))),
-                );
-                s.and_where(col(&j, "entity_id").is_in(id_list))
-                    .and_where(col(&j, "field").eq(attr.name.clone()));
-                ("entity_id".to_string(), Some("order".to_string()))
-            }
-            AttributeKind::Media(_) => {
-                let mph = self.model.media_table()?;
-                s.join_as(
-                    sea_query::JoinType::InnerJoin,
-                    Alias::new(&mph.table),
-                    Alias::new(&j),
-                    col(&j, &mph.owner_column).equals((Alias::new(&t), Alias::new("id"))),
-                );
-                s.and_where(col(&j, &mph.id_column).is_in(id_list))
-                    .and_where(col(&j, &mph.type_column).eq(schema.uid.to_string()))
-                    .and_where(col(&j, "field").eq(attr.name.clone()));
-                (mph.id_column.clone(), Some("order".to_string()))
-            }
-            _ => return None,
-        };
-        s.expr(col(&j, &owner_col));
-        Some((s, t, j, order_col))
     }
 
     fn related_rows(
@@ -370,19 +564,16 @@ impl<'a> Reader<'a> {
     ) -> Result<(Vec<Row>, Vec<i64>), StoreError> {
         let target = self.model.schema(target_id);
         let mut b = self.builder();
-        let Some((mut s, t, j, order_col)) = self.edge_select(&mut b, schema, attr, ids, target)
-        else {
+        let Some(edge) = b.edge_select(schema, attr, ids, target) else {
             return Ok((Vec::new(), Vec::new()));
         };
-        self.edge_terms(
-            &mut b,
-            &mut s,
-            attr,
-            target,
-            &t,
-            options.filters.as_ref(),
-            status,
+        let (mut s, t, j, order_col) = (
+            edge.select,
+            edge.target_alias,
+            edge.link_alias,
+            edge.order_column,
         );
+        b.edge_terms(&mut s, attr, target, &t, options.filters.as_ref(), status);
         if !options.sort.is_empty() {
             for (e, o) in b.order_by(target, &options.sort, &t, true) {
                 s.order_by_expr(e, o);
@@ -399,29 +590,6 @@ impl<'a> Reader<'a> {
         Ok((rows, owners))
     }
 
-    /// Status of D&P relation targets and nested filters, on an edge select.
-    #[allow(clippy::too_many_arguments)]
-    fn edge_terms(
-        &self,
-        b: &mut Builder<'a>,
-        s: &mut SelectStatement,
-        attr: &crate::schema::Attribute,
-        target: &Schema,
-        t: &str,
-        filters: Option<&Conjunction>,
-        status: Status,
-    ) {
-        if matches!(attr.kind, AttributeKind::Relation(_))
-            && let Some(term) = b.status_term(target, status, t)
-        {
-            s.and_where(term);
-        }
-        if let Some(f) = filters {
-            let c = b.conjunction(target, f, t);
-            s.cond_where(c);
-        }
-    }
-
     fn related_counts(
         &self,
         schema: &Schema,
@@ -433,16 +601,23 @@ impl<'a> Reader<'a> {
     ) -> Result<HashMap<i64, u64>, StoreError> {
         let target = self.model.schema(target_id);
         let mut b = self.builder();
-        let Some((s, t, _j, _)) = self.edge_select(&mut b, schema, attr, ids, target) else {
+        let Some(edge) = b.edge_select(schema, attr, ids, target) else {
             return Ok(HashMap::new());
         };
-        // Wrap: count rows of the edge select per owner.
-        let mut inner = s;
-        self.edge_terms(&mut b, &mut inner, attr, target, &t, filters, status);
+        // Count the rows of the edge select per owner.
+        let mut inner = edge.select;
+        b.edge_terms(
+            &mut inner,
+            attr,
+            target,
+            &edge.target_alias,
+            filters,
+            status,
+        );
         let ncols = target.layout.columns.len();
         let mut counts: HashMap<i64, u64> = HashMap::new();
-        query_each(self.conn, &inner, |r| {
-            let owner: i64 = r.get(ncols)?;
+        self.exec.query_each(&inner, &mut |r| {
+            let owner = r.int(ncols)?;
             *counts.entry(owner).or_default() += 1;
             Ok(())
         })?;
@@ -455,7 +630,7 @@ impl<'a> Reader<'a> {
         target_id: SchemaId,
         options: &PopulateOptions,
         status: Status,
-    ) -> Result<HashMap<i64, Json>, StoreError> {
+    ) -> Result<Values, StoreError> {
         let target = self.model.schema(target_id);
         let mut b = self.builder();
         let t = b.alias();
@@ -465,9 +640,10 @@ impl<'a> Reader<'a> {
             .collect();
         docs.sort();
         docs.dedup();
+        let documents = docs.len();
         let ids: Vec<i64> = parents.iter().map(|p| p.id).collect();
         let mut s = Sql::select();
-        self.select_columns(&mut s, target, &t);
+        b.select_columns(&mut s, target, &t);
         s.from_as(Alias::new(&target.layout.table), Alias::new(&t))
             .and_where(col(&t, "document_id").is_in(docs))
             .and_where(col(&t, "id").is_not_in(ids));
@@ -479,8 +655,9 @@ impl<'a> Reader<'a> {
             s.cond_where(c);
         }
         if options.sort.is_empty() {
-            s.order_by_expr(col(&t, "locale"), Order::Asc)
-                .order_by_expr(col(&t, "id"), Order::Asc);
+            for e in b.dialect.localizations_order(&t, documents) {
+                s.order_by_expr(e, Order::Asc);
+            }
         } else {
             for (e, o) in b.order_by(target, &options.sort, &t, true) {
                 s.order_by_expr(e, o);
@@ -488,21 +665,23 @@ impl<'a> Reader<'a> {
         }
         let mut rows = self.load_rows(&s, target, options.fields.as_deref(), None)?;
         self.populate(target, &mut rows, &options.populate, status)?;
-        let mut by_doc: HashMap<String, Vec<Json>> = HashMap::new();
-        for row in rows {
-            if let Some(d) = row.document_id {
-                by_doc.entry(d).or_default().push(Json::Object(row.object));
+        // Each document's other rows, as the text of an array.
+        let mut arrays: HashMap<&str, ArrayText> = HashMap::new();
+        for row in &rows {
+            if let Some(d) = &row.document_id {
+                row.close_into(arrays.entry(d).or_default().next_item());
             }
         }
-        let mut out = HashMap::new();
+        let by_doc: HashMap<&str, Vec<u8>> =
+            arrays.into_iter().map(|(d, a)| (d, a.finish())).collect();
+        let mut out = Values::new();
         for p in parents {
             let list = p
                 .document_id
                 .as_ref()
-                .and_then(|d| by_doc.get(d))
-                .cloned()
-                .unwrap_or_default();
-            out.insert(p.id, Json::Array(list));
+                .and_then(|d| by_doc.get(d.as_str()))
+                .map_or_else(|| b"[]".to_vec(), Clone::clone);
+            out.insert(p.id, list);
         }
         Ok(out)
     }
@@ -515,13 +694,9 @@ impl<'a> Reader<'a> {
         ids: &[i64],
         types: &[(SchemaId, PopulateOptions)],
         status: Status,
-    ) -> Result<HashMap<i64, Json>, StoreError> {
-        let mut out: HashMap<i64, Json> = ids
-            .iter()
-            .map(|id| (*id, Json::Array(Vec::new())))
-            .collect();
+    ) -> Result<Values, StoreError> {
         let Some(cmps) = &schema.layout.cmps_table else {
-            return Ok(out);
+            return Ok(ids.iter().map(|id| (*id, b"[]".to_vec())).collect());
         };
         let mut b = self.builder();
         let j = b.alias();
@@ -531,21 +706,21 @@ impl<'a> Reader<'a> {
             .expr(col(&j, "component_type"))
             .from_as(Alias::new(cmps), Alias::new(&j))
             .and_where(col(&j, "entity_id").is_in(ids.iter().copied()))
-            .and_where(col(&j, "field").eq(field.to_string()))
+            .and_where(
+                b.dialect
+                    .not_via_index(col(&j, "field"))
+                    .eq(field.to_string()),
+            )
             .order_by_expr(col(&j, "entity_id"), Order::Asc)
             .order_by_expr(col(&j, "order"), Order::Asc)
             .order_by_expr(col(&j, "id"), Order::Asc);
         let mut items: Vec<(i64, i64, String)> = Vec::new();
-        query_each(self.conn, &s, |r| {
-            items.push((
-                r.get(0)?,
-                r.get(1)?,
-                r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-            ));
+        self.exec.query_each(&s, &mut |r| {
+            items.push((r.int(0)?, r.int(1)?, r.opt_text(2)?.unwrap_or_default()));
             Ok(())
         })?;
         // Load each listed component type's rows.
-        let mut loaded: HashMap<(SchemaId, i64), Json> = HashMap::new();
+        let mut loaded: HashMap<(SchemaId, i64), Vec<u8>> = HashMap::new();
         for (cid, options) in types {
             let cs = self.model.schema(*cid);
             let wanted: Vec<i64> = items
@@ -559,7 +734,7 @@ impl<'a> Reader<'a> {
             let mut b = self.builder();
             let t = b.alias();
             let mut s = Sql::select();
-            self.select_columns(&mut s, cs, &t);
+            b.select_columns(&mut s, cs, &t);
             s.from_as(Alias::new(&cs.layout.table), Alias::new(&t))
                 .and_where(col(&t, "id").is_in(wanted));
             if let Some(f) = &options.filters {
@@ -568,27 +743,36 @@ impl<'a> Reader<'a> {
             }
             let mut rows = self.load_rows(&s, cs, options.fields.as_deref(), None)?;
             self.populate(cs, &mut rows, &options.populate, status)?;
+            let mut uid = Vec::new();
+            decode::string(&mut uid, cs.uid.as_str());
             for mut r in rows {
-                r.object
-                    .insert("__component".into(), Json::String(cs.uid.to_string()));
-                loaded.insert((*cid, r.id), Json::Object(r.object));
+                r.member(b"\"__component\":", &uid);
+                let id = r.id;
+                loaded.insert((*cid, id), r.close());
             }
         }
         let by_uid: HashMap<&str, SchemaId> = types
             .iter()
             .map(|(c, _)| (self.model.schema(*c).uid.as_str(), *c))
             .collect();
+        // Each entity's items in order, as the text of an array.
+        let mut arrays: HashMap<i64, ArrayText> = HashMap::new();
         for (entity, cmp, ty) in &items {
-            let Some(cid) = by_uid.get(ty.as_str()) else {
-                continue;
-            };
-            if let (Some(v), Some(Json::Array(list))) =
-                (loaded.get(&(*cid, *cmp)), out.get_mut(entity))
+            if let Some(v) = by_uid
+                .get(ty.as_str())
+                .and_then(|c| loaded.get(&(*c, *cmp)))
             {
-                list.push(v.clone());
+                arrays
+                    .entry(*entity)
+                    .or_default()
+                    .next_item()
+                    .extend_from_slice(v);
             }
         }
-        Ok(out)
+        Ok(ids
+            .iter()
+            .map(|id| (*id, arrays.remove(id).unwrap_or_default().finish()))
+            .collect())
     }
 }
 
@@ -597,9 +781,12 @@ fn is_inverse_to_many(kind: RelationKind, storage: &RelationStorage) -> bool {
 }
 
 /// Which columns of a schema become which JSON keys, in Strapi's order.
+#[derive(Debug)]
 struct ColumnPlan {
-    /// (column index, JSON key, decoding) for each output key.
-    keys: Vec<(usize, String, Decode)>,
+    /// For each output key: the column's index, the key as JSON text with what comes
+    /// before it (`{"id":` for the first, `,"documentId":` for the others), and its
+    /// decoding.
+    keys: Vec<(usize, Vec<u8>, Decode)>,
     id_index: usize,
     document_index: Option<usize>,
 }
@@ -631,31 +818,37 @@ impl ColumnPlan {
                 ColumnRole::CreatedBy | ColumnRole::UpdatedBy => return None,
             })
         };
-        let mut keys = Vec::new();
+        let mut chosen: Vec<(usize, String, Decode)> = Vec::new();
         match fields {
             None => {
                 for (i, c) in cols.iter().enumerate() {
                     if let Some((k, d)) = key_of(c.role) {
-                        keys.push((i, k, d));
+                        chosen.push((i, k, d));
                     }
                 }
             }
             Some(list) => {
-                for role in [ColumnRole::Id, ColumnRole::DocumentId] {
-                    if let (Some(i), Some((k, d))) = (index_of(role), key_of(role)) {
-                        keys.push((i, k, d));
-                    }
-                }
-                for f in list {
-                    let role = column_role(*f);
+                let roles = [ColumnRole::Id, ColumnRole::DocumentId]
+                    .into_iter()
+                    .chain(list.iter().map(|f| column_role(*f)));
+                for role in roles {
                     if let (Some(i), Some((k, d))) = (index_of(role), key_of(role))
-                        && !keys.iter().any(|(_, existing, _)| *existing == k)
+                        && !chosen.iter().any(|(existing, ..)| *existing == i)
                     {
-                        keys.push((i, k, d));
+                        chosen.push((i, k, d));
                     }
                 }
             }
         }
+        let keys = chosen
+            .into_iter()
+            .enumerate()
+            .map(|(n, (i, k, d))| {
+                let mut prefix = vec![if n == 0 { b'{' } else { b',' }];
+                prefix.extend_from_slice(&json_key(&k));
+                (i, prefix, d)
+            })
+            .collect();
         ColumnPlan {
             keys,
             id_index: index_of(ColumnRole::Id).unwrap_or(0),
@@ -663,20 +856,24 @@ impl ColumnPlan {
         }
     }
 
-    fn row(&self, r: &rusqlite::Row<'_>) -> Result<Row, StoreError> {
-        let id: i64 = r.get(self.id_index)?;
+    fn row(&self, r: &dyn RowRef) -> Result<Row, StoreError> {
+        let id = r.int(self.id_index)?;
         let document_id = match self.document_index {
-            Some(i) => r.get::<_, Option<String>>(i)?,
+            Some(i) => r.opt_text(i)?,
             None => None,
         };
-        let mut object = Map::with_capacity(self.keys.len() + 4);
-        for (i, k, d) in &self.keys {
-            object.insert(k.clone(), d.decode(r.get_ref(*i)?));
+        let mut json = Vec::with_capacity(64 * self.keys.len());
+        for (i, prefix, d) in &self.keys {
+            json.extend_from_slice(prefix);
+            d.write(r.cell(*i)?, &mut json);
+        }
+        if json.is_empty() {
+            json.push(b'{');
         }
         Ok(Row {
             id,
             document_id,
-            object,
+            json,
         })
     }
 }

@@ -1,6 +1,8 @@
 //! Database URLs: `sqlite://relative/or/absolute/path.db`, `sqlite:///abs/path.db`,
 //! `sqlite::memory:`, with `?mode=ro` (read-only) or `?mode=rwc` (read-write, create; the
-//! default).
+//! default); `postgres://user:pass@host:port/db` or `postgresql://…` (libpq's URL syntax,
+//! `sslmode` and `connect_timeout` included); `mysql://user:pass@host:port/db` or
+//! `mariadb://…` (`ssl-mode`, `ssl-ca`).
 
 use std::path::PathBuf;
 
@@ -16,6 +18,10 @@ pub enum DatabaseUrl {
         /// `mode=ro`: open read-only, never create or migrate.
         read_only: bool,
     },
+    /// A PostgreSQL database.
+    Postgres(super::postgres::PgTarget),
+    /// A MySQL or MariaDB database.
+    Mysql(super::mysql::MyTarget),
 }
 
 impl DatabaseUrl {
@@ -25,8 +31,24 @@ impl DatabaseUrl {
             url: url.to_string(),
             reason: reason.to_string(),
         };
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return super::postgres::PgTarget::parse(url)
+                .map(DatabaseUrl::Postgres)
+                .map_err(|reason| StoreError::Url {
+                    url: super::postgres::PgTarget::mask(url),
+                    reason,
+                });
+        }
+        if url.starts_with("mysql://") || url.starts_with("mariadb://") {
+            return super::mysql::MyTarget::parse(url)
+                .map(DatabaseUrl::Mysql)
+                .map_err(|reason| StoreError::Url {
+                    url: super::mysql::MyTarget::mask(url),
+                    reason,
+                });
+        }
         let rest = url.strip_prefix("sqlite:").ok_or_else(|| {
-            err("only sqlite URLs are supported: sqlite://path/to/file.db or sqlite::memory:")
+            err("supported URLs: sqlite://path/to/file.db, sqlite::memory:, postgres://user:pass@host:port/db, mysql://user:pass@host:port/db")
         })?;
         let (location, query) = rest.split_once('?').unwrap_or((rest, ""));
         let mut read_only = false;
@@ -61,6 +83,7 @@ impl DatabaseUrl {
     pub fn read_only(&self) -> bool {
         match self {
             DatabaseUrl::Sqlite { read_only, .. } => *read_only,
+            DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_) => false,
         }
     }
 }
@@ -87,6 +110,8 @@ impl std::fmt::Display for DatabaseUrl {
                 p.display(),
                 if *read_only { "?mode=ro" } else { "" }
             ),
+            DatabaseUrl::Postgres(t) => f.write_str(&t.redacted()),
+            DatabaseUrl::Mysql(t) => f.write_str(&t.redacted()),
         }
     }
 }
@@ -118,7 +143,17 @@ mod tests {
                 read_only: false
             })
         );
-        assert!(DatabaseUrl::parse("postgres://x").is_err());
+        assert!(matches!(
+            DatabaseUrl::parse("postgres://u:pw@db.example:6543/blog"),
+            Ok(DatabaseUrl::Postgres(_))
+        ));
+        assert_eq!(
+            DatabaseUrl::parse("postgresql://u:pw@h/blog")
+                .map(|u| u.to_string())
+                .ok(),
+            Some("postgresql://u:***@h/blog".to_string())
+        );
+        assert!(DatabaseUrl::parse("mysql://x").is_err());
         assert!(DatabaseUrl::parse("sqlite://x.db?mode=zz").is_err());
     }
 }

@@ -26,7 +26,7 @@ use std::borrow::Cow;
 
 use super::{ContentType, ListMeta, ListResponse, PaginationMeta, TypedQuery};
 use crate::query::{Pagination, Permissions, Query, QueryConfig, QueryLimits, parse_query};
-use crate::store::{Store, StoreError};
+use crate::store::{Entry, Store, StoreError};
 
 /// One page of typed entries: what [`Store::find`] returns.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +65,7 @@ impl Store {
         let page = self.read(|r| r.find(&q))?;
         let entries = page
             .entries
-            .into_iter()
+            .iter()
             .map(decode::<T>)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(TypedPage {
@@ -105,6 +105,7 @@ impl Store {
             q.restrict_to_document(id);
         }
         self.read(|r| r.find_first(&q))?
+            .as_ref()
             .map(decode::<T>)
             .transpose()
     }
@@ -159,8 +160,8 @@ fn trusted_config() -> QueryConfig {
     }
 }
 
-fn decode<T: ContentType>(entry: serde_json::Value) -> Result<T, StoreError> {
-    serde_json::from_value(entry).map_err(|e| {
+fn decode<T: ContentType>(entry: &Entry) -> Result<T, StoreError> {
+    entry.deserialize().map_err(|e| {
         StoreError::Other(format!(
             "cannot read an entry of {} into {}: {e}",
             T::UID,

@@ -466,12 +466,8 @@ pub(crate) fn build(
     for s in model.schemas() {
         if s.is_content_type() {
             next.push(next_id(conn, &s.layout.table)?);
-            let had: bool = conn.query_row(
-                &format!("select exists(select 1 from {})", quote(&s.layout.table)),
-                [],
-                |r| r.get(0),
-            )?;
-            idx.table_had_rows.push(had);
+            idx.table_had_rows
+                .push(super::has_rows(conn, &s.layout.table)?);
         } else {
             next.push(0);
             idx.table_had_rows.push(false);

@@ -74,10 +74,15 @@ pub(crate) fn for_each_item(
         source: e,
     })?;
     let read = Rc::new(Cell::new(0u64));
-    let reader = Counting {
-        inner: BufReader::with_capacity(1 << 20, file),
-        read: Rc::clone(&read),
-    };
+    // The buffer outside the counter: serde_json reads a byte at a time, which a
+    // `BufReader` serves from its buffer; the counter sees only the large reads.
+    let reader = BufReader::with_capacity(
+        1 << 20,
+        Counting {
+            inner: file,
+            read: Rc::clone(&read),
+        },
+    );
     let mut de = serde_json::Deserializer::from_reader(reader);
     let mut failed: Option<ImportError> = None;
     let result = {

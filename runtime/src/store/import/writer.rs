@@ -13,6 +13,8 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde_json::{Map, Value};
 
+use super::batch::Batches;
+use super::bulk::DroppedIndexes;
 use super::index::{
     DocEntry, Index, TIMESTAMP_KEYS, check_document_id, doc_schema, item_key, reserved_type, shape,
 };
@@ -128,10 +130,15 @@ struct Writer<'c, 'm> {
     draft_inverse: HashMap<(AttrId, SchemaId, i64), f64>,
     media: Option<MorphTable>,
     roles: HashMap<String, Option<i64>>,
-    /// `insert` statements by (schema, with explicit id).
+    /// The one-row `insert` statement of each (schema, with explicit id), for rows written
+    /// one at a time.
     row_sql: HashMap<(SchemaId, bool), String>,
-    /// `insert` statements of link tables.
-    link_sql: HashMap<String, String>,
+    /// A bulk load (`bulk.rs`): rows are queued, component rows numbered here.
+    bulk: bool,
+    /// The next id of each component table, in a bulk load.
+    component_ids: HashMap<SchemaId, i64>,
+    /// Link, `_cmps` and media rows waiting to be written many to a statement.
+    batches: Batches,
     report: ImportReport,
     per_type: Vec<u64>,
 }
@@ -148,6 +155,7 @@ pub(crate) fn write(
     model: &Model,
     path: &Path,
     idx: Index,
+    dropped: Option<DroppedIndexes>,
     problems: &mut Problems,
     progress: &dyn Fn(u64),
 ) -> Result<ImportReport, ImportError> {
@@ -167,6 +175,7 @@ pub(crate) fn write(
         })
         .collect();
     let write = problems.is_empty();
+    let bulk = dropped.is_some();
     let mut w = Writer {
         conn,
         model,
@@ -182,7 +191,9 @@ pub(crate) fn write(
         media: model.media_table().cloned(),
         roles: HashMap::new(),
         row_sql: HashMap::new(),
-        link_sql: HashMap::new(),
+        bulk,
+        component_ids: HashMap::new(),
+        batches: Batches::default(),
         report: ImportReport::default(),
         per_type: vec![0; model.schemas().len()],
     };
@@ -200,7 +211,13 @@ pub(crate) fn write(
             Item::Element(Section::Documents, i, v) => w.document(i, &v),
         }
     })?;
+    w.batches.flush(conn)?;
+    // `mappedBy`-side links look up the owner's links: with its index.
+    if let Some(dropped) = dropped {
+        dropped.rebuild(conn)?;
+    }
     w.flush_deferred()?;
+    w.batches.flush(conn)?;
     // The default locale, when the database had none and the dataset declared none.
     w.locales()?;
     w.report.per_type = model
@@ -217,6 +234,15 @@ impl Writer<'_, '_> {
     fn problem(&mut self, item: Option<&str>, path: &str, message: impl Into<String>) {
         self.problems.push(item, path, message);
         self.write = false;
+    }
+
+    /// Queues a row of `table` that nothing reads back before [`Batches::flush`] (see
+    /// `batch.rs`).
+    fn queue(&mut self, table: &str, columns: &[&str], row: &[Sql]) -> Result<(), ImportError> {
+        if self.write {
+            self.batches.push(self.conn, table, columns, row)?;
+        }
+        Ok(())
     }
 
     fn exec(&self, sql: &str, values: &[Sql]) -> Result<(), ImportError> {
@@ -655,6 +681,20 @@ impl Writer<'_, '_> {
         if check_required {
             self.check_required(schema, merged, path, label);
         }
+        // A bulk load numbers component rows itself, as `AUTOINCREMENT` would (the table
+        // was empty, and only this writer adds to it), so that every row can be queued.
+        let id = match id {
+            Some(id) => Some(id),
+            None if self.bulk && self.write => {
+                let next = match self.component_ids.get(&schema.id) {
+                    Some(next) => *next,
+                    None => super::index::next_id(self.conn, &schema.layout.table)?,
+                };
+                self.component_ids.insert(schema.id, next + 1);
+                Some(next)
+            }
+            None => None,
+        };
         let mut vals = Vec::with_capacity(schema.layout.columns.len());
         for c in &schema.layout.columns {
             let v = match c.role {
@@ -682,30 +722,34 @@ impl Writer<'_, '_> {
             };
             vals.push(v);
         }
-        let sql = self
-            .row_sql
-            .entry((schema.id, id.is_some()))
-            .or_insert_with(|| {
-                let cols: Vec<String> = schema
-                    .layout
-                    .columns
-                    .iter()
-                    .filter(|c| id.is_some() || c.role != ColumnRole::Id)
-                    .map(|c| quote(&c.name))
-                    .collect();
+        let columns: Vec<&str> = schema
+            .layout
+            .columns
+            .iter()
+            .filter(|c| id.is_some() || c.role != ColumnRole::Id)
+            .map(|c| c.name.as_str())
+            .collect();
+        if self.bulk && id.is_some() {
+            self.queue(&schema.layout.table, &columns, &vals)?;
+        } else {
+            let key = (schema.id, id.is_some());
+            self.row_sql.entry(key).or_insert_with(|| {
                 let table = quote(&schema.layout.table);
-                if cols.is_empty() {
+                if columns.is_empty() {
                     format!("insert into {table} default values")
                 } else {
+                    let quoted: Vec<String> = columns.iter().map(|c| quote(c)).collect();
                     format!(
                         "insert into {table} ({}) values ({})",
-                        cols.join(", "),
-                        vec!["?"; cols.len()].join(", ")
+                        quoted.join(", "),
+                        vec!["?"; columns.len()].join(", ")
                     )
                 }
-            })
-            .clone();
-        self.exec(&sql, &vals)?;
+            });
+            if let Some(sql) = self.row_sql.get(&key) {
+                self.exec(sql, &vals)?;
+            }
+        }
         let row = match id {
             Some(id) => id,
             None if self.write => self.conn.last_insert_rowid(),
@@ -780,24 +824,28 @@ impl Writer<'_, '_> {
         let Some(m) = &self.media else {
             return Ok(());
         };
-        let sql = format!(
-            "insert into {} ({}, {}, {}, `field`, `order`) values (?, ?, ?, ?, ?)",
-            quote(&m.table),
-            quote(&m.owner_column),
-            quote(&m.id_column),
-            quote(&m.type_column)
-        );
+        let columns = [
+            m.owner_column.as_str(),
+            m.id_column.as_str(),
+            m.type_column.as_str(),
+            "field",
+            "order",
+        ];
         for (i, f) in files.iter().enumerate() {
-            self.exec(
-                &sql,
-                &[
-                    Sql::Integer(*f),
-                    Sql::Integer(row),
-                    Sql::Text(schema.uid.to_string()),
-                    Sql::Text(attr.name.clone()),
-                    Sql::Real((i + 1) as f64),
-                ],
-            )?;
+            if self.write {
+                self.batches.push(
+                    self.conn,
+                    &m.table,
+                    &columns,
+                    &[
+                        Sql::Integer(*f),
+                        Sql::Integer(row),
+                        Sql::Text(schema.uid.to_string()),
+                        Sql::Text(attr.name.clone()),
+                        Sql::Real((i + 1) as f64),
+                    ],
+                )?;
+            }
             self.report.media_links += 1;
         }
         Ok(())
@@ -818,10 +866,7 @@ impl Writer<'_, '_> {
         let Some(cmps) = parent.layout.cmps_table.clone() else {
             return Ok(());
         };
-        let sql = format!(
-            "insert into {} (`entity_id`, `cmp_id`, `component_type`, `field`, `order`) values (?, ?, ?, ?, ?)",
-            quote(&cmps)
-        );
+        const COLUMNS: [&str; 5] = ["entity_id", "cmp_id", "component_type", "field", "order"];
         for (i, cv) in vals.iter().enumerate() {
             let cs = self.model.schema(cv.schema);
             let merged = Self::merged(cs, &[&cv.layer]);
@@ -838,8 +883,9 @@ impl Writer<'_, '_> {
                 label,
                 false,
             )?;
-            self.exec(
-                &sql,
+            self.queue(
+                &cmps,
+                &COLUMNS,
                 &[
                     Sql::Integer(parent_row),
                     Sql::Integer(cid),
@@ -901,11 +947,7 @@ impl Writer<'_, '_> {
 
     fn link_state(&mut self, lt: &LinkTable) -> Result<&mut LinkState, ImportError> {
         if !self.links.contains_key(&lt.table) {
-            let was_empty: bool = !self.conn.query_row(
-                &format!("select exists(select 1 from {})", quote(&lt.table)),
-                [],
-                |r| r.get(0),
-            )?;
+            let was_empty = !super::has_rows(self.conn, &lt.table)?;
             self.links.insert(
                 lt.table.clone(),
                 LinkState {
@@ -932,20 +974,29 @@ impl Writer<'_, '_> {
         let conn = self.conn;
         let write = self.write;
         let state = self.link_state(lt)?;
-        let current = match state.inverse_max.get(&target_row) {
-            Some(m) => *m,
-            None if state.was_empty || !write => 0.0,
-            None => conn
-                .prepare_cached(&format!(
+        let known = match state.inverse_max.get(&target_row) {
+            Some(m) => Some(*m),
+            None if state.was_empty || !write => Some(0.0),
+            None => None,
+        };
+        let current = match known {
+            Some(m) => m,
+            None => {
+                // Rows of this table may be queued: the database must hold them first.
+                self.batches.flush(conn)?;
+                conn.prepare_cached(&format!(
                     "select coalesce(max({}), 0) from {} where {} = ?1",
                     quote(&col),
                     quote(&lt.table),
                     quote(&lt.target_column)
                 ))?
-                .query_row([target_row], |r| r.get::<_, f64>(0))?,
+                .query_row([target_row], |r| r.get::<_, f64>(0))?
+            }
         };
         let value = keep.unwrap_or(current + 1.0);
-        state.inverse_max.insert(target_row, current.max(value));
+        self.link_state(lt)?
+            .inverse_max
+            .insert(target_row, current.max(value));
         Ok(Some(value))
     }
 
@@ -964,22 +1015,10 @@ impl Writer<'_, '_> {
         if lt.inverse_order.is_some() {
             vals.push(inverse_ord.map_or(Sql::Null, Sql::Real));
         }
-        let sql = self
-            .link_sql
-            .entry(lt.table.clone())
-            .or_insert_with(|| {
-                let mut cols = vec![quote(&lt.owner_column), quote(&lt.target_column)];
-                cols.extend(lt.owner_order.iter().map(|c| quote(c)));
-                cols.extend(lt.inverse_order.iter().map(|c| quote(c)));
-                format!(
-                    "insert into {} ({}) values ({})",
-                    quote(&lt.table),
-                    cols.join(", "),
-                    vec!["?"; cols.len()].join(", ")
-                )
-            })
-            .clone();
-        self.exec(&sql, &vals)?;
+        let mut columns = vec![lt.owner_column.as_str(), lt.target_column.as_str()];
+        columns.extend(lt.owner_order.as_deref());
+        columns.extend(lt.inverse_order.as_deref());
+        self.queue(&lt.table, &columns, &vals)?;
         self.report.links += 1;
         Ok(())
     }
@@ -1055,6 +1094,8 @@ impl Writer<'_, '_> {
                 continue;
             }
             for o in owner_rows {
+                // The links queued so far (of earlier deferred links too) must be read.
+                self.batches.flush(self.conn)?;
                 let existing: Vec<i64> = self
                     .conn
                     .prepare_cached(&format!(

@@ -1,0 +1,253 @@
+//! Who is calling, decided as Strapi 5 decides it for a content-API route: its two
+//! strategies, in the order Strapi registers them, then the public role.
+//!
+//! 1. **API token** (admin's `content-api-token` strategy): a `Bearer` token is hashed with
+//!    the salt ([`crate::auth::api_token::access_key`]) and looked up. A content-API token
+//!    (`kind` `content-api` or unset) authenticates: past its `expires_at` it is a 401
+//!    "Token expired"; `read-only` may `find`/`findOne` everything, `full-access`
+//!    everything, `custom` its own actions. An unknown key falls through.
+//! 2. **users-permissions**: without a bearer token, the public role (none of its grants:
+//!    401 "Missing or invalid credentials"). With one, it must be an HS256 JWT
+//!    ([`crate::auth::jwt`]) carrying an `id`; a user that does not exist, is blocked, or
+//!    is unconfirmed while email confirmation is on is a 401 "Invalid credentials"; a user
+//!    without a role, or any JWT failure, is a 401 "Missing or invalid credentials".
+//!
+//! A header that is not a two-part `Bearer <token>` is no credential (the public role), as
+//! in Strapi. The grants that come out decide the route (401/403) and every relation the
+//! query filters, sorts or populates through, exactly as the public role's do.
+//!
+//! Decisions:
+//! * Lookups are cached for [`super::ServerConfig::permission_ttl`] (1 s): a token revoked
+//!   or a user blocked in Strapi's admin stops working within that time. Expiry is checked
+//!   on every request, never cached. Caches are bounded ([`CACHE_ENTRIES`]).
+//! * strata never writes `last_used_at`: the content API is read-only (it serves
+//!   `mode=ro` files and read replicas); Strapi keeps updating it for its own traffic.
+//! * An `admin`-kind token is not a content-API credential (401). Strapi 5.54 answers 500
+//!   for one without an owner; strata never answers 500 for a credential.
+//! * No salt: API tokens are never accepted (the serve command warns once when the
+//!   database holds tokens). No JWT secret: JWTs are never accepted.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::ApiError;
+use super::permissions::RolePermissions;
+use crate::auth::api_token::{self, TokenType};
+use crate::auth::{AuthSecrets, bearer, jwt};
+use crate::store::Store;
+use crate::store::credentials::StoredToken;
+use crate::store::ddl::now_ms;
+
+/// Entries a lookup cache holds before it starts over (bounds memory under a flood of
+/// distinct made-up tokens).
+pub const CACHE_ENTRIES: usize = 10_000;
+
+/// A small map whose entries are good for a fixed time.
+struct TtlCache<K, V> {
+    ttl: Duration,
+    entries: Mutex<HashMap<K, (Instant, V)>>,
+}
+
+impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
+    fn new(ttl: Duration) -> Self {
+        TtlCache {
+            ttl,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The cached value of `key`, else `load(&key)`'s (cached when it succeeds).
+    fn get_or_load(
+        &self,
+        key: K,
+        load: impl FnOnce(&K) -> Result<V, ApiError>,
+    ) -> Result<V, ApiError> {
+        if let Ok(map) = self.entries.lock()
+            && let Some((at, v)) = map.get(&key)
+            && at.elapsed() < self.ttl
+        {
+            return Ok(v.clone());
+        }
+        let v = load(&key)?;
+        if let Ok(mut map) = self.entries.lock() {
+            if map.len() >= CACHE_ENTRIES {
+                map.clear();
+            }
+            map.insert(key, (Instant::now(), v.clone()));
+        }
+        Ok(v)
+    }
+}
+
+/// A token found by its hash, with the grants it carries.
+struct KnownToken {
+    token: StoredToken,
+    grants: Arc<RolePermissions>,
+}
+
+/// A user found by id, with the grants of its role (`None`: no role).
+struct KnownUser {
+    blocked: bool,
+    confirmed: bool,
+    email_confirmation: bool,
+    grants: Option<Arc<RolePermissions>>,
+}
+
+/// Resolves a request's `Authorization` header into the caller's grants.
+pub struct Authenticator {
+    store: Arc<Store>,
+    secrets: AuthSecrets,
+    public: TtlCache<(), Arc<RolePermissions>>,
+    tokens: TtlCache<String, Option<Arc<KnownToken>>>,
+    users: TtlCache<i64, Option<Arc<KnownUser>>>,
+}
+
+const MISSING: &str = "Missing or invalid credentials";
+const INVALID: &str = "Invalid credentials";
+
+impl Authenticator {
+    /// An authenticator over `store`'s tables, caching lookups for `ttl`.
+    pub fn new(store: Arc<Store>, secrets: AuthSecrets, ttl: Duration) -> Self {
+        Authenticator {
+            store,
+            secrets,
+            public: TtlCache::new(ttl),
+            tokens: TtlCache::new(ttl),
+            users: TtlCache::new(ttl),
+        }
+    }
+
+    /// The grants of the caller that sent `authorization` (the raw header value), or the
+    /// error answer Strapi gives it.
+    pub fn grants(&self, authorization: Option<&[u8]>) -> Result<Arc<RolePermissions>, ApiError> {
+        let token = authorization.and_then(bearer::token);
+        let Some(token) = token else {
+            return self.public();
+        };
+        if let Some(salt) = &self.secrets.api_token_salt
+            && let Some(known) = self.token(api_token::access_key(salt, token.as_str()))?
+            && known.token.is_content_api()
+        {
+            if known.token.expired(now_ms()) {
+                return Err(ApiError::Unauthorized("Token expired"));
+            }
+            return Ok(known.grants.clone());
+        }
+        let Some(secret) = &self.secrets.jwt_secret else {
+            return Err(ApiError::Unauthorized(MISSING));
+        };
+        let claims = jwt::verify(token.as_str(), secret, now_ms().div_euclid(1000))
+            .map_err(|_| ApiError::Unauthorized(MISSING))?;
+        let Some(id) = claims.get("id") else {
+            return Err(ApiError::Unauthorized(MISSING));
+        };
+        let Some(user) = user_id(id).map(|id| self.user(id)).transpose()?.flatten() else {
+            return Err(ApiError::Unauthorized(INVALID));
+        };
+        if user.blocked || (user.email_confirmation && !user.confirmed) {
+            return Err(ApiError::Unauthorized(INVALID));
+        }
+        user.grants.clone().ok_or(ApiError::Unauthorized(MISSING))
+    }
+
+    fn public(&self) -> Result<Arc<RolePermissions>, ApiError> {
+        self.public.get_or_load((), |_| {
+            let actions = self.store.role_actions("public")?;
+            Ok(Arc::new(RolePermissions::from_actions(
+                self.store.model(),
+                &actions,
+            )))
+        })
+    }
+
+    fn token(&self, access_key: String) -> Result<Option<Arc<KnownToken>>, ApiError> {
+        let model = self.store.model();
+        self.tokens.get_or_load(access_key, |key| {
+            let Some((token, actions)) = self.store.api_token(key)? else {
+                return Ok(None);
+            };
+            let grants = match token.token_type.parse::<TokenType>() {
+                Ok(TokenType::ReadOnly | TokenType::FullAccess) => RolePermissions::all(model),
+                Ok(TokenType::Custom) => RolePermissions::granted(model, &actions),
+                // A type Strapi does not know passes none of its checks: 403 everywhere.
+                Err(_) => RolePermissions::granted(model, &[] as &[String]),
+            };
+            Ok(Some(Arc::new(KnownToken {
+                token,
+                grants: Arc::new(grants),
+            })))
+        })
+    }
+
+    fn user(&self, id: i64) -> Result<Option<Arc<KnownUser>>, ApiError> {
+        let model = self.store.model();
+        self.users.get_or_load(id, |_| {
+            let Some((user, actions, email_confirmation)) = self.store.jwt_user(id)? else {
+                return Ok(None);
+            };
+            Ok(Some(Arc::new(KnownUser {
+                blocked: user.blocked,
+                confirmed: user.confirmed,
+                email_confirmation,
+                grants: user
+                    .role_id
+                    .map(|_| Arc::new(RolePermissions::granted(model, &actions))),
+            })))
+        })
+    }
+}
+
+/// The user id of a JWT's `id` claim: an integer, or a string of one (`where id = '1'`
+/// finds the row too). Anything else finds no user.
+fn user_id(id: &Value) -> Option<i64> {
+    match id {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn user_ids_as_strapi_finds_them() {
+        assert_eq!(user_id(&json!(1)), Some(1));
+        assert_eq!(user_id(&json!(1.0)), Some(1));
+        assert_eq!(user_id(&json!("12")), Some(12));
+        assert_eq!(user_id(&json!(1.5)), None);
+        assert_eq!(user_id(&json!("1 or 1=1")), None);
+        assert_eq!(user_id(&json!(null)), None);
+        assert_eq!(user_id(&json!([1])), None);
+    }
+
+    #[test]
+    fn the_cache_expires_and_is_bounded() {
+        let cache: TtlCache<u32, u32> = TtlCache::new(Duration::from_millis(0));
+        let mut loads = 0;
+        for _ in 0..2 {
+            let v = cache.get_or_load(1, |_| {
+                loads += 1;
+                Ok(7)
+            });
+            assert!(matches!(v, Ok(7)));
+        }
+        assert_eq!(loads, 2, "a zero ttl reloads every time");
+        let cache: TtlCache<usize, usize> = TtlCache::new(Duration::from_secs(60));
+        for k in 0..CACHE_ENTRIES + 5 {
+            let _ = cache.get_or_load(k, |k| Ok(*k));
+        }
+        let len = cache.entries.lock().map(|m| m.len()).unwrap_or(usize::MAX);
+        assert!(len <= CACHE_ENTRIES);
+    }
+}

@@ -1,0 +1,364 @@
+//! The backend seam: the one place where the store meets a database driver.
+//!
+//! The planner (`sql.rs`) builds sea-query statements for a [`Dialect`]; the read path
+//! (`read.rs`, `settings.rs`) runs them through an [`Executor`] and reads each result row
+//! through [`RowRef`] as backend-neutral [`Cell`]s, which `decode.rs` turns into Strapi's
+//! JSON. Nothing above this seam names a driver.
+//!
+//! A backend is three things of the same shape: a pool ([`Backend`]) that lends one
+//! connection per request, an [`Executor`] over that connection that renders a statement
+//! for its dialect, binds its values and prepares it once per connection, and a
+//! [`RowRef`] that hands out column values as [`Cell`]s. SQLite (`sqlite.rs`),
+//! PostgreSQL (`postgres.rs`) and MySQL/MariaDB (`mysql.rs`) implement it; each has its
+//! own pool, binder and cell decoder, and a `Dialect` arm in `sql.rs`.
+//!
+//! Invariants:
+//! * every value reaches the database as a bound parameter; the SQL text only ever holds
+//!   identifiers from the model's layout;
+//! * a backend maps its driver's "no such table" to [`StoreError::MissingTable`] and a
+//!   lost or unreachable server to [`StoreError::Unavailable`] (503, retried once on a
+//!   fresh connection by [`crate::store::Store::read`]);
+//! * a [`Cell`] says how the driver handed the value over, not what it means: the
+//!   attribute's [`crate::store::decode::Decode`] decides the JSON.
+
+use std::borrow::Cow;
+
+use sea_query::{
+    DeleteStatement, InsertStatement, MysqlQueryBuilder, PostgresQueryBuilder, SelectStatement,
+    SqliteQueryBuilder, UpdateStatement,
+};
+
+use super::StoreError;
+use super::sql::Dialect;
+
+use std::time::Duration;
+
+/// Settings of a server database's pool (PostgreSQL, MySQL/MariaDB).
+#[derive(Debug, Clone, Copy)]
+pub struct PoolOptions {
+    /// Connections at most.
+    pub pool_size: usize,
+    /// How long a request waits for a free connection before a 503.
+    pub wait_timeout: Duration,
+    /// How long connecting may take.
+    pub connect_timeout: Duration,
+    /// How long one statement may run before a 503.
+    pub statement_timeout: Duration,
+}
+
+impl Default for PoolOptions {
+    fn default() -> Self {
+        PoolOptions {
+            pool_size: 16,
+            wait_timeout: Duration::from_secs(5),
+            connect_timeout: Duration::from_secs(5),
+            statement_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// One column value of a result row, as the driver handed it over.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    /// SQL NULL.
+    Null,
+    /// An integer that Strapi reads as a JavaScript number (SQLite's integers, PostgreSQL's
+    /// `integer`/`smallint`): beyond 2^53 it loses precision as in Strapi.
+    Int(i64),
+    /// A 64-bit integer that Strapi receives as an exact string (PostgreSQL's `bigint`).
+    BigInt(i64),
+    /// A floating-point or decimal value.
+    Float(f64),
+    /// A boolean column.
+    Bool(bool),
+    /// Text (also dates and times the backend renders as text, and JSON documents).
+    Text(Cow<'a, str>),
+    /// Raw bytes.
+    Bytes(&'a [u8]),
+    /// A timestamp, as milliseconds since the Unix epoch (UTC).
+    DateTime(i64),
+}
+
+impl Cell<'_> {
+    /// The value to bind to find this cell again (`WHERE column = ?`); `None` for NULL
+    /// and for a server backend's timestamp, which are not bound back.
+    pub fn to_value(&self) -> Option<sea_query::Value> {
+        Some(match self {
+            Cell::Text(t) => sea_query::Value::String(Some(t.to_string())),
+            Cell::Int(i) | Cell::BigInt(i) => sea_query::Value::BigInt(Some(*i)),
+            Cell::Float(f) => sea_query::Value::Double(Some(*f)),
+            Cell::Bool(b) => sea_query::Value::Bool(Some(*b)),
+            Cell::Bytes(b) => sea_query::Value::Bytes(Some(b.to_vec())),
+            Cell::Null | Cell::DateTime(_) => return None,
+        })
+    }
+
+    /// The value as an integer, when it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Cell::Int(i) | Cell::BigInt(i) => Some(*i),
+            Cell::Float(f) if f.fract() == 0.0 => Some(*f as i64),
+            Cell::Text(t) => t.trim().parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The value as owned text, when it is text.
+    pub fn into_string(self) -> Option<String> {
+        match self {
+            Cell::Text(t) => Some(t.into_owned()),
+            Cell::Int(i) | Cell::BigInt(i) => Some(i.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// A result row: column values by position.
+pub trait RowRef {
+    /// The value of column `i`.
+    fn cell(&self, i: usize) -> Result<Cell<'_>, StoreError>;
+
+    /// Column `i` as an integer (ids, counts); NULL is an error.
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        let c = self.cell(i)?;
+        c.as_i64()
+            .ok_or_else(|| StoreError::Other(format!("column {i}: expected an integer, got {c:?}")))
+    }
+
+    /// Column `i` as optional text.
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.cell(i)?.into_string())
+    }
+}
+
+/// Runs statements on one connection.
+pub trait Executor {
+    /// The dialect statements are rendered for.
+    fn dialect(&self) -> Dialect;
+
+    /// Renders `stmt`, binds its values, runs it (prepared once per connection) and calls
+    /// `row` for each result row, in order.
+    fn query_each(
+        &self,
+        stmt: &SelectStatement,
+        row: &mut dyn FnMut(&dyn RowRef) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+
+    /// Runs a `SELECT COUNT(…)` and returns the count. A backend may answer from a cache
+    /// that it knows to be exact (SQLite: keyed to `PRAGMA data_version`).
+    fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
+        count_rows(self, stmt)
+    }
+
+    /// Runs `f`, whose statements are stopped once they have done about `steps` units of
+    /// work: `Ok(true)` when `f` finished, `Ok(false)` when it ran out (its reads are
+    /// abandoned, nothing else changes: the caller tries another way). A backend that
+    /// cannot bound work answers `Ok(false)` without running `f` (the default).
+    ///
+    /// On SQLite a unit is one virtual-machine instruction (`sqlite::PROGRESS_OPS` at a
+    /// time), so the bound is deterministic: the same statement on the same data always
+    /// finishes or always runs out.
+    fn within_steps(
+        &self,
+        steps: u64,
+        f: &mut dyn FnMut() -> Result<(), StoreError>,
+    ) -> Result<bool, StoreError> {
+        let _ = (steps, f);
+        Ok(false)
+    }
+}
+
+/// A statement that changes rows.
+#[derive(Debug, Clone, Copy)]
+pub enum Change<'a> {
+    /// `INSERT`.
+    Insert(&'a InsertStatement),
+    /// `UPDATE`.
+    Update(&'a UpdateStatement),
+    /// `DELETE`.
+    Delete(&'a DeleteStatement),
+}
+
+impl Change<'_> {
+    /// The SQL text in `dialect` and the values to bind.
+    pub fn build(&self, dialect: Dialect) -> (String, sea_query::Values) {
+        match (self, dialect) {
+            (Change::Insert(s), Dialect::Sqlite) => s.build(SqliteQueryBuilder),
+            (Change::Insert(s), Dialect::Postgres) => s.build(PostgresQueryBuilder),
+            (Change::Update(s), Dialect::Sqlite) => s.build(SqliteQueryBuilder),
+            (Change::Update(s), Dialect::Postgres) => s.build(PostgresQueryBuilder),
+            (Change::Delete(s), Dialect::Sqlite) => s.build(SqliteQueryBuilder),
+            (Change::Delete(s), Dialect::Postgres) => s.build(PostgresQueryBuilder),
+            (Change::Insert(s), Dialect::Mysql) => s.build(MysqlQueryBuilder),
+            (Change::Update(s), Dialect::Mysql) => s.build(MysqlQueryBuilder),
+            (Change::Delete(s), Dialect::Mysql) => s.build(MysqlQueryBuilder),
+        }
+    }
+}
+
+/// An [`Executor`] inside a transaction that may also change rows
+/// ([`Backend::write`]). The content API never writes; administration (`strata token`)
+/// does, through this and nothing else.
+pub trait Writer: Executor {
+    /// Runs an `INSERT`, `UPDATE` or `DELETE`; returns the rows it affected.
+    fn execute(&self, change: Change<'_>) -> Result<u64, StoreError>;
+
+    /// Runs an `INSERT` of one row and returns the row's new `id`.
+    fn insert_id(&self, stmt: &InsertStatement) -> Result<i64, StoreError>;
+}
+
+/// Runs a `SELECT COUNT(…)` statement: the first column of its one row.
+pub fn count_rows<E: Executor + ?Sized>(
+    exec: &E,
+    stmt: &SelectStatement,
+) -> Result<u64, StoreError> {
+    let mut n = 0u64;
+    exec.query_each(stmt, &mut |r| {
+        n = Ord::max(r.int(0)?, 0) as u64;
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+/// The key of a count in a backend's count cache: the rendered SQL and its bound values.
+pub(crate) fn count_key(sql: &str, values: &sea_query::Values) -> String {
+    format!("{sql}\u{0}{:?}", values.0)
+}
+
+/// Runs `stmt` and collects one value per row.
+pub fn query_map<T>(
+    exec: &dyn Executor,
+    stmt: &SelectStatement,
+    mut f: impl FnMut(&dyn RowRef) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    let mut out = Vec::new();
+    exec.query_each(stmt, &mut |r| {
+        out.push(f(r)?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A pool of connections to one database, of one backend.
+pub enum Backend {
+    /// Embedded SQLite: a fixed set of connections on the caller's threads.
+    Sqlite(super::sqlite::Pool),
+    /// PostgreSQL: an async pool driven by the store's own runtime.
+    Postgres(Box<super::postgres::PgPool>),
+    /// MySQL or MariaDB: the synchronous driver's pool.
+    Mysql(Box<super::mysql::MyPool>),
+}
+
+impl Backend {
+    /// The dialect of this backend.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Backend::Sqlite(_) => Dialect::Sqlite,
+            Backend::Postgres(_) => Dialect::Postgres,
+            Backend::Mysql(_) => Dialect::Mysql,
+        }
+    }
+
+    /// The number of connections in the pool.
+    pub fn size(&self) -> usize {
+        match self {
+            Backend::Sqlite(pool) => pool.size(),
+            Backend::Postgres(pool) => pool.size(),
+            Backend::Mysql(pool) => pool.size(),
+        }
+    }
+
+    /// Whether reads run in this process, on the calling thread, with no network wait
+    /// (SQLite): they honor [`super::sqlite::within_budget`], so a caller on an event
+    /// loop can run them there within a small time budget.
+    pub fn reads_in_process(&self) -> bool {
+        matches!(self, Backend::Sqlite(_))
+    }
+
+    /// How long a request may wait for a free connection before it is answered 503.
+    pub fn wait_timeout(&self) -> std::time::Duration {
+        match self {
+            Backend::Sqlite(_) => std::time::Duration::from_secs(5),
+            Backend::Postgres(pool) => pool.wait_timeout(),
+            Backend::Mysql(pool) => pool.wait_timeout(),
+        }
+    }
+
+    /// The data generation of an embedded database ([`super::sqlite::Pool::generation`]):
+    /// it has moved on whenever the data changed since an earlier call. `None` on the
+    /// server backends, which have no such counter. Blocking, as [`Backend::with`].
+    pub fn data_generation(&self) -> Result<Option<u64>, StoreError> {
+        match self {
+            Backend::Sqlite(pool) => pool.generation().map(Some),
+            Backend::Postgres(_) | Backend::Mysql(_) => Ok(None),
+        }
+    }
+
+    /// Runs `f`, which only reads, with an executor on one pooled connection (blocking
+    /// the calling thread; never call it from async code, use `spawn_blocking`). On
+    /// SQLite its statements share one read transaction, so they see one snapshot.
+    pub fn with<T>(
+        &self,
+        f: impl FnOnce(&dyn Executor) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match self {
+            Backend::Sqlite(pool) => pool.read(f),
+            Backend::Postgres(pool) => pool.with(f),
+            Backend::Mysql(pool) => pool.with(f),
+        }
+    }
+
+    /// Runs `f` with a [`Writer`] inside one transaction: committed when `f` returns
+    /// `Ok`, rolled back when it fails (with its own error type, or a statement's).
+    pub fn write<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&dyn Writer) -> Result<T, E>,
+    ) -> Result<T, E> {
+        match self {
+            Backend::Sqlite(pool) => pool.write(f),
+            Backend::Postgres(pool) => pool.write(f),
+            Backend::Mysql(pool) => pool.write(f),
+        }
+    }
+}
+
+thread_local! {
+    static RECORDER: std::cell::RefCell<Option<Vec<RecordedStatement>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// One statement as an executor sent it: the SQL text (in its dialect) and the bound
+/// values, in order.
+#[derive(Debug, Clone)]
+pub struct RecordedStatement {
+    /// The SQL.
+    pub sql: String,
+    /// The bound values.
+    pub values: Vec<sea_query::Value>,
+}
+
+/// Runs `f` and returns the statements the executors ran on this thread: for benchmarks
+/// that compare the store with the bare SQL, and for inspecting plans.
+pub fn record_statements<T>(f: impl FnOnce() -> T) -> (T, Vec<RecordedStatement>) {
+    RECORDER.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    let out = f();
+    let recorded = RECORDER.with(|r| r.borrow_mut().take()).unwrap_or_default();
+    (out, recorded)
+}
+
+/// Called by each executor before it runs a statement: prints it when `STRATA_DEBUG_SQL`
+/// is set (read once per process, not per statement) and records it when a benchmark asks.
+pub(crate) fn record(sql: &str, values: &[sea_query::Value]) {
+    static DEBUG_SQL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *DEBUG_SQL.get_or_init(|| std::env::var_os("STRATA_DEBUG_SQL").is_some()) {
+        eprintln!("{sql} -- {values:?}");
+    }
+    RECORDER.with(|r| {
+        if let Some(list) = r.borrow_mut().as_mut() {
+            list.push(RecordedStatement {
+                sql: sql.to_string(),
+                values: values.to_vec(),
+            });
+        }
+    });
+}

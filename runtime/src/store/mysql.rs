@@ -1,0 +1,576 @@
+//! The MySQL/MariaDB backend: a pool of connections of the synchronous `mysql` driver,
+//! an [`Executor`] that renders with sea-query's MySQL builder, binds every value and
+//! prepares each statement once per connection (the driver's statement cache), and the
+//! decoding of MySQL's binary-protocol values into [`Cell`]s as Strapi's `mysql2`
+//! driver hands them to Strapi.
+//!
+//! Decisions:
+//! * The driver is `mysql` (synchronous, its own pool), not `mysql_async`: the seam runs a
+//!   request on one blocking thread, so an async driver would only add a runtime to block
+//!   on (PostgreSQL has one because tokio-postgres has no blocking API).
+//! * Values are decoded as Strapi's MySQL dialect configures `mysql2`: `DECIMAL` as a
+//!   number, `TINYINT(1)` as a boolean, `DATE` as `YYYY-MM-DD`, `BIGINT` as an exact
+//!   string (`bigNumberStrings`), `DATETIME` as UTC instants (the session runs in `+00:00`,
+//!   as Strapi's does on a UTC host), `TIME` as `HH:MM:SS.fff`.
+//! * Every session is `utf8mb4` with the database's collation, so comparisons and sort
+//!   order are the database's own, as for Strapi.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use mysql::consts::{ColumnFlags, ColumnType};
+use mysql::prelude::Queryable;
+use mysql::{Opts, OptsBuilder, Params, PoolConstraints, PoolOpts, SslOpts, Value};
+use sea_query::{InsertStatement, MysqlQueryBuilder, SelectStatement};
+
+use super::StoreError;
+use super::backend::{Cell, Change, Executor, PoolOptions, RowRef, Writer, record};
+use super::sql::Dialect;
+
+/// Where a MySQL URL points, for messages (never the password).
+#[derive(Debug, Clone)]
+pub struct MyTarget {
+    /// The URL as given (shown with the password masked).
+    pub url: String,
+    /// Host and port, as `host:port`.
+    pub host_port: String,
+    /// The database name.
+    pub dbname: String,
+    opts: Opts,
+}
+
+impl PartialEq for MyTarget {
+    fn eq(&self, other: &Self) -> bool {
+        self.url == other.url
+    }
+}
+
+impl Eq for MyTarget {}
+
+/// What the URL asks of TLS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tls {
+    Off,
+    /// Encrypted, the certificate not checked (`ssl-mode=REQUIRED`, `sslmode=require`).
+    Required,
+    /// Encrypted, the certificate chain checked, not the host name (`VERIFY_CA`).
+    VerifyCa,
+    /// Encrypted, the certificate and host name checked (`VERIFY_IDENTITY`,
+    /// `sslmode=verify-full`).
+    VerifyIdentity,
+}
+
+impl MyTarget {
+    /// Parses `mysql://user:pass@host:port/db` and `mariadb://…`. TLS takes MySQL's
+    /// `ssl-mode` (`DISABLED`, `REQUIRED`, `VERIFY_CA`, `VERIFY_IDENTITY`) or libpq's
+    /// `sslmode` (`disable`, `require`, `verify-ca`, `verify-full`), and `ssl-ca=PATH`
+    /// (or `sslrootcert=PATH`) for the CA; other parameters are the driver's.
+    pub fn parse(url: &str) -> Result<MyTarget, String> {
+        let rest = url
+            .strip_prefix("mysql://")
+            .or_else(|| url.strip_prefix("mariadb://"))
+            .ok_or("expected mysql:// or mariadb://")?;
+        let (base, query) = match rest.split_once('?') {
+            Some((b, q)) => (b, Some(q)),
+            None => (rest, None),
+        };
+        let mut tls = Tls::Off;
+        let mut ca: Option<String> = None;
+        let mut kept = Vec::new();
+        for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            match k {
+                "ssl-mode" | "sslmode" | "ssl_mode" => {
+                    tls = match v.to_ascii_lowercase().replace('-', "_").as_str() {
+                        "disabled" | "disable" => Tls::Off,
+                        "required" | "require" | "preferred" | "prefer" => Tls::Required,
+                        "verify_ca" => Tls::VerifyCa,
+                        "verify_identity" | "verify_full" => Tls::VerifyIdentity,
+                        other => return Err(format!("unknown ssl-mode {other:?}")),
+                    }
+                }
+                "ssl-ca" | "sslrootcert" | "ssl_ca" => ca = Some(v.to_string()),
+                _ => kept.push(pair),
+            }
+        }
+        let driver_url = match kept.is_empty() {
+            true => format!("mysql://{base}"),
+            false => format!("mysql://{base}?{}", kept.join("&")),
+        };
+        let opts = Opts::from_url(&driver_url).map_err(|e| e.to_string())?;
+        let dbname = opts
+            .get_db_name()
+            .filter(|d| !d.is_empty())
+            .ok_or("the URL names no database (mysql://user@host:3306/DATABASE)")?
+            .to_string();
+        let host_port = format!("{}:{}", opts.get_ip_or_hostname(), opts.get_tcp_port());
+        let mut builder = OptsBuilder::from_opts(opts);
+        if tls != Tls::Off {
+            let mut ssl = SslOpts::default();
+            if let Some(ca) = ca {
+                ssl = ssl.with_root_cert_path(Some(std::path::PathBuf::from(ca)));
+            }
+            ssl = match tls {
+                Tls::Required => ssl
+                    .with_danger_accept_invalid_certs(true)
+                    .with_danger_skip_domain_validation(true),
+                Tls::VerifyCa => ssl.with_danger_skip_domain_validation(true),
+                _ => ssl,
+            };
+            builder = builder.ssl_opts(ssl);
+        }
+        Ok(MyTarget {
+            url: url.to_string(),
+            host_port,
+            dbname,
+            opts: builder.into(),
+        })
+    }
+
+    /// The URL with its password masked.
+    pub fn redacted(&self) -> String {
+        Self::mask(&self.url)
+    }
+
+    /// Any MySQL URL with its password masked.
+    pub fn mask(url: &str) -> String {
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return url.to_string();
+        };
+        let Some(at) = rest.rfind('@') else {
+            return url.to_string();
+        };
+        match rest[..at].split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+            None => url.to_string(),
+        }
+    }
+}
+
+/// A pool of MySQL connections.
+pub struct MyPool {
+    pool: mysql::Pool,
+    target: MyTarget,
+    options: PoolOptions,
+}
+
+impl MyPool {
+    /// Connects (one connection is opened now, so an unreachable server fails here).
+    pub fn connect(target: &MyTarget, options: PoolOptions) -> Result<MyPool, StoreError> {
+        let size = options.pool_size.max(1);
+        let constraints = PoolConstraints::new(0, size)
+            .ok_or_else(|| StoreError::Other(format!("invalid pool size {size}")))?;
+        let statement_ms = options.statement_timeout.as_millis();
+        let opts = OptsBuilder::from_opts(target.opts.clone())
+            .pool_opts(PoolOpts::default().with_constraints(constraints))
+            .tcp_connect_timeout(Some(options.connect_timeout))
+            .read_timeout(Some(options.statement_timeout + Duration::from_secs(2)))
+            .write_timeout(Some(options.statement_timeout + Duration::from_secs(2)))
+            .stmt_cache_size(Some(256))
+            .init(vec![
+                "SET NAMES utf8mb4".to_string(),
+                "SET time_zone = '+00:00'".to_string(),
+                // The wait for a table lock another session holds, and MariaDB's
+                // per-statement limit (in a MariaDB-only comment, so that MySQL runs the
+                // rest): past either, a request is a 503.
+                format!(
+                    "SET SESSION lock_wait_timeout = {} /*M! , SESSION max_statement_time = {} */",
+                    options.statement_timeout.as_secs().max(1),
+                    (statement_ms as f64) / 1000.0
+                ),
+            ]);
+        let pool = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
+        // Open one connection now: an unreachable server or bad credentials fail here.
+        let probe = pool
+            .try_get_conn(options.connect_timeout)
+            .map_err(|e| connect_error(&e, &target.host_port))?;
+        drop(probe);
+        Ok(MyPool {
+            pool,
+            target: target.clone(),
+            options: PoolOptions {
+                pool_size: size,
+                ..options
+            },
+        })
+    }
+
+    /// The number of connections at most.
+    pub fn size(&self) -> usize {
+        self.options.pool_size
+    }
+
+    /// How long a request waits for a connection.
+    pub fn wait_timeout(&self) -> Duration {
+        self.options.wait_timeout
+    }
+
+    /// The server this pool talks to.
+    pub fn target(&self) -> &MyTarget {
+        &self.target
+    }
+
+    fn conn(&self) -> Result<mysql::PooledConn, StoreError> {
+        self.pool
+            .try_get_conn(self.options.wait_timeout)
+            .map_err(|e| match e {
+                mysql::Error::DriverError(mysql::DriverError::Timeout) => {
+                    StoreError::Unavailable(format!(
+                        "no MySQL connection free or reachable at {} within {:?}",
+                        self.target.host_port, self.options.wait_timeout
+                    ))
+                }
+                other => connect_error(&other, &self.target.host_port),
+            })
+    }
+
+    /// Runs `f` with an executor on one pooled connection.
+    pub fn with<T>(
+        &self,
+        f: impl FnOnce(&dyn Executor) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = self.conn()?;
+        let exec = MyExecutor::new(conn, &self.target.host_port);
+        let out = f(&exec);
+        exec.release();
+        out
+    }
+
+    /// Runs `f` with a [`Writer`] inside one transaction (`START TRANSACTION` … `COMMIT`,
+    /// or `ROLLBACK` when `f` fails). A connection whose transaction could not be ended is
+    /// closed, never returned to the pool.
+    pub fn write<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&dyn Writer) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let at = &self.target.host_port;
+        let mut conn = self.conn()?;
+        conn.query_drop("START TRANSACTION")
+            .map_err(|e| statement_error(e, at))?;
+        let exec = MyExecutor::new(conn, at);
+        let out = f(&exec);
+        let end = if out.is_ok() { "COMMIT" } else { "ROLLBACK" };
+        let ended = exec
+            .conn
+            .borrow_mut()
+            .query_drop(end)
+            .map_err(|e| statement_error(e, at));
+        if ended.is_err() {
+            exec.broken.set(true);
+        }
+        exec.release();
+        let out = out?;
+        ended?;
+        Ok(out)
+    }
+
+    /// Runs `f` with the raw connection (DDL, restores, tests).
+    pub fn with_conn<T>(
+        &self,
+        f: impl FnOnce(&mut mysql::PooledConn) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn()?;
+        f(&mut conn)
+    }
+}
+
+/// A connection error, as one line naming the server.
+fn connect_error(e: &mysql::Error, at: &str) -> StoreError {
+    let reason = match e {
+        mysql::Error::MySqlError(m) => format!("{} ({})", m.message, m.code),
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::IoError(io) => io.to_string(),
+        other => other.to_string(),
+    };
+    StoreError::Unavailable(format!("cannot connect to MySQL at {at}: {reason}"))
+}
+
+/// Maps a driver error of a statement: missing tables, bad values, lost connections.
+fn statement_error(e: mysql::Error, at: &str) -> StoreError {
+    match e {
+        mysql::Error::MySqlError(m) => match m.code {
+            1146 => StoreError::MissingTable(m.message),
+            // Truncated/incorrect values, out of range, bad datetime/number.
+            1264 | 1265 | 1292 | 1366 | 1367 | 1406 | 1411 => StoreError::InvalidValue(m.message),
+            // Statement time limit (MariaDB 1969, MySQL 3024), killed queries, and the
+            // wait for a lock another session holds (1205, `lock_wait_timeout`; it races
+            // with MariaDB's statement limit, as both are the statement timeout) or a
+            // deadlock (1213): the server is busy, not the request wrong.
+            1969 | 3024 | 1317 | 1205 | 1213 => {
+                StoreError::Unavailable(format!("MySQL at {at}: {}", m.message))
+            }
+            // Server shutdown, connection killed.
+            1053 | 1927 | 2006 | 2013 => {
+                StoreError::ConnectionLost(format!("MySQL at {at}: {}", m.message))
+            }
+            _ => StoreError::Mysql(format!("{} ({})", m.message, m.code)),
+        },
+        mysql::Error::IoError(_) | mysql::Error::CodecError(_) => {
+            StoreError::ConnectionLost(format!("lost the connection to MySQL at {at}"))
+        }
+        mysql::Error::DriverError(d) => match d {
+            mysql::DriverError::PacketOutOfSync | mysql::DriverError::UnexpectedPacket => {
+                StoreError::ConnectionLost(format!("lost the connection to MySQL at {at}"))
+            }
+            other => StoreError::Mysql(other.to_string()),
+        },
+        other => StoreError::Mysql(other.to_string()),
+    }
+}
+
+/// The [`Executor`] of one pooled MySQL connection.
+struct MyExecutor<'p> {
+    conn: std::cell::RefCell<mysql::PooledConn>,
+    at: &'p str,
+    /// Set when the connection broke (it is closed instead of returned).
+    broken: std::cell::Cell<bool>,
+}
+
+impl<'p> MyExecutor<'p> {
+    fn new(conn: mysql::PooledConn, at: &'p str) -> Self {
+        MyExecutor {
+            conn: std::cell::RefCell::new(conn),
+            at,
+            broken: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Returns the connection to the pool, or closes it when it broke.
+    fn release(self) {
+        let conn = self.conn.into_inner();
+        if self.broken.get() {
+            let _ = conn.unwrap();
+        }
+    }
+
+    fn fail(&self, e: mysql::Error) -> StoreError {
+        let e = statement_error(e, self.at);
+        if matches!(
+            e,
+            StoreError::Unavailable(_) | StoreError::ConnectionLost(_)
+        ) {
+            self.broken.set(true);
+        }
+        e
+    }
+}
+
+/// A sea-query value as a MySQL parameter.
+fn param(v: sea_query::Value) -> Value {
+    use sea_query::Value as V;
+    let int = |i: Option<i64>| i.map_or(Value::NULL, Value::Int);
+    match v {
+        V::Bool(b) => int(b.map(i64::from)),
+        V::TinyInt(i) => int(i.map(i64::from)),
+        V::SmallInt(i) => int(i.map(i64::from)),
+        V::Int(i) => int(i.map(i64::from)),
+        V::BigInt(i) => int(i),
+        V::TinyUnsigned(i) => int(i.map(i64::from)),
+        V::SmallUnsigned(i) => int(i.map(i64::from)),
+        V::Unsigned(i) => int(i.map(i64::from)),
+        V::BigUnsigned(u) => u.map_or(Value::NULL, Value::UInt),
+        V::Float(f) => f.map_or(Value::NULL, |f| Value::Double(f64::from(f))),
+        V::Double(f) => f.map_or(Value::NULL, Value::Double),
+        V::String(s) => s.map_or(Value::NULL, |s| Value::Bytes(s.into_bytes())),
+        V::Char(c) => c.map_or(Value::NULL, |c| Value::Bytes(c.to_string().into_bytes())),
+        V::Bytes(b) => b.map_or(Value::NULL, Value::Bytes),
+        #[allow(unreachable_patterns)]
+        _ => Value::NULL,
+    }
+}
+
+fn params(values: sea_query::Values) -> Params {
+    match values.0.is_empty() {
+        true => Params::Empty,
+        false => Params::Positional(values.0.into_iter().map(param).collect()),
+    }
+}
+
+impl Executor for MyExecutor<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Mysql
+    }
+
+    fn query_each(
+        &self,
+        stmt: &SelectStatement,
+        row: &mut dyn FnMut(&dyn RowRef) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let (sql, values) = stmt.build(MysqlQueryBuilder);
+        record(&sql, &values.0);
+        let mut conn = self.conn.borrow_mut();
+        let result = conn
+            .exec_iter(sql.as_str(), params(values))
+            .map_err(|e| self.fail(e))?;
+        for r in result {
+            let r = r.map_err(|e| self.fail(e))?;
+            row(&MyRow(&r))?;
+        }
+        Ok(())
+    }
+}
+
+impl Writer for MyExecutor<'_> {
+    fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
+        let (sql, values) = change.build(Dialect::Mysql);
+        record(&sql, &values.0);
+        let mut conn = self.conn.borrow_mut();
+        conn.exec_drop(sql.as_str(), params(values))
+            .map_err(|e| self.fail(e))?;
+        Ok(conn.affected_rows())
+    }
+
+    fn insert_id(&self, stmt: &InsertStatement) -> Result<i64, StoreError> {
+        self.execute(Change::Insert(stmt))?;
+        let id = self.conn.borrow().last_insert_id();
+        i64::try_from(id).map_err(|_| StoreError::Other(format!("insert id {id} out of range")))
+    }
+}
+
+/// A result row of MySQL.
+struct MyRow<'r>(&'r mysql::Row);
+
+impl RowRef for MyRow<'_> {
+    fn cell(&self, i: usize) -> Result<Cell<'_>, StoreError> {
+        let column = self
+            .0
+            .columns_ref()
+            .get(i)
+            .ok_or_else(|| StoreError::Mysql(format!("no column {i}")))?;
+        let value = self
+            .0
+            .as_ref(i)
+            .ok_or_else(|| StoreError::Mysql(format!("no value in column {i}")))?;
+        Ok(decode(column, value))
+    }
+}
+
+/// One binary-protocol value as Strapi's `mysql2` (with Strapi's `typeCast`) gives it.
+fn decode<'a>(column: &mysql::Column, value: &'a Value) -> Cell<'a> {
+    let ty = column.column_type();
+    match value {
+        Value::NULL => Cell::Null,
+        Value::Int(i) => match ty {
+            ColumnType::MYSQL_TYPE_TINY if column.column_length() == 1 => Cell::Bool(*i != 0),
+            ColumnType::MYSQL_TYPE_LONGLONG => Cell::BigInt(*i),
+            _ => Cell::Int(*i),
+        },
+        Value::UInt(u) => match (i64::try_from(*u), ty) {
+            (Ok(i), ColumnType::MYSQL_TYPE_LONGLONG) => Cell::BigInt(i),
+            (Ok(i), _) => Cell::Int(i),
+            (Err(_), _) => Cell::Text(Cow::Owned(u.to_string())),
+        },
+        Value::Float(f) => Cell::Float(f64::from(*f)),
+        Value::Double(f) => Cell::Float(*f),
+        Value::Bytes(b) => match ty {
+            ColumnType::MYSQL_TYPE_DECIMAL | ColumnType::MYSQL_TYPE_NEWDECIMAL => {
+                match std::str::from_utf8(b)
+                    .ok()
+                    .and_then(|t| t.trim().parse::<f64>().ok())
+                {
+                    Some(f) => Cell::Float(f),
+                    None => Cell::Text(String::from_utf8_lossy(b)),
+                }
+            }
+            _ if column.flags().contains(ColumnFlags::BINARY_FLAG)
+                && !matches!(
+                    ty,
+                    ColumnType::MYSQL_TYPE_VAR_STRING
+                        | ColumnType::MYSQL_TYPE_STRING
+                        | ColumnType::MYSQL_TYPE_VARCHAR
+                        | ColumnType::MYSQL_TYPE_BLOB
+                        | ColumnType::MYSQL_TYPE_LONG_BLOB
+                        | ColumnType::MYSQL_TYPE_MEDIUM_BLOB
+                        | ColumnType::MYSQL_TYPE_TINY_BLOB
+                        | ColumnType::MYSQL_TYPE_JSON
+                ) =>
+            {
+                Cell::Bytes(b)
+            }
+            _ => Cell::Text(match std::str::from_utf8(b) {
+                Ok(t) => Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(b),
+            }),
+        },
+        Value::Date(y, mo, d, h, mi, s, us) => match ty {
+            ColumnType::MYSQL_TYPE_DATE | ColumnType::MYSQL_TYPE_NEWDATE => {
+                Cell::Text(Cow::Owned(format!("{y:04}-{mo:02}-{d:02}")))
+            }
+            _ => Cell::DateTime(epoch_ms(*y, *mo, *d, *h, *mi, *s, *us)),
+        },
+        Value::Time(neg, days, h, mi, s, us) => {
+            let hours = u32::from(*h) + days * 24;
+            let sign = if *neg { "-" } else { "" };
+            Cell::Text(Cow::Owned(format!(
+                "{sign}{hours:02}:{mi:02}:{s:02}.{:03}",
+                us / 1000
+            )))
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch of a UTC civil date-time.
+fn epoch_ms(y: u16, mo: u8, d: u8, h: u8, mi: u8, s: u8, us: u32) -> i64 {
+    // Days from civil (Howard Hinnant's algorithm).
+    let (y, m) = (i64::from(y), i64::from(mo));
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + i64::from(h) * 3600 + i64::from(mi) * 60 + i64::from(s);
+    secs * 1000 + i64::from(us) / 1000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        let t = MyTarget::parse("mysql://root:pw@127.0.0.1:3306/blog?ssl-mode=REQUIRED");
+        assert!(t.is_ok(), "{t:?}");
+        if let Ok(t) = t {
+            assert_eq!(t.dbname, "blog");
+            assert_eq!(t.host_port, "127.0.0.1:3306");
+            assert_eq!(
+                t.redacted(),
+                "mysql://root:***@127.0.0.1:3306/blog?ssl-mode=REQUIRED"
+            );
+        }
+        assert!(MyTarget::parse("mariadb://root@localhost/blog").is_ok());
+        assert!(MyTarget::parse("mysql://root@localhost").is_err());
+        assert!(MyTarget::parse("mysql://root@localhost/x?ssl-mode=sometimes").is_err());
+    }
+
+    /// A server that is busy (a lock held past the wait, a statement over its time, a
+    /// deadlock) is a 503 whichever limit fires first; a bad value is the caller's.
+    #[test]
+    fn busy_server_errors_are_unavailable() {
+        let error = |code: u16| {
+            statement_error(
+                mysql::Error::MySqlError(mysql::MySqlError {
+                    state: "HY000".into(),
+                    message: format!("error {code}"),
+                    code,
+                }),
+                "127.0.0.1:3306",
+            )
+        };
+        for code in [1205, 1213, 1969, 3024, 1317] {
+            assert!(matches!(error(code), StoreError::Unavailable(_)), "{code}");
+        }
+        assert!(matches!(error(2013), StoreError::ConnectionLost(_)));
+        assert!(matches!(error(1292), StoreError::InvalidValue(_)));
+        assert!(matches!(error(1064), StoreError::Mysql(_)));
+    }
+
+    #[test]
+    fn civil_time() {
+        assert_eq!(epoch_ms(1970, 1, 1, 0, 0, 0, 0), 0);
+        assert_eq!(epoch_ms(2024, 3, 1, 1, 0, 0, 0), 1_709_254_800_000);
+        assert_eq!(epoch_ms(2000, 2, 29, 23, 59, 59, 999_000), 951_868_799_999);
+    }
+}

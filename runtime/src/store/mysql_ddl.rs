@@ -1,0 +1,356 @@
+//! MySQL/MariaDB databases at open time: creating Strapi's layout in a database that has
+//! no tables, migrating an existing one additively, and checking one against the model.
+//!
+//! A new database gets Strapi's own tables verbatim (`ddl/strapi_system_mysql.sql`, from
+//! a Strapi 5.54 boot on MariaDB), the model's tables with Strapi's column types
+//! (`int(10) unsigned` keys and join columns, `double unsigned` orders, `datetime(6)`,
+//! `time(3)`, `tinyint(1)`, `longtext … CHECK (json_valid(…))`…), indexes and unique keys,
+//! then the rows, then the foreign keys. The rows come from the one import path run into a
+//! scratch in-memory SQLite database (as for PostgreSQL), converted per column type.
+//!
+//! Decision: MySQL commits every DDL statement on its own, so "one transaction" holds for
+//! the rows only; when any step fails, strata drops the tables it created, leaving the
+//! database as empty as it found it. An existing database gets the tables, columns and
+//! indexes the model adds (never a drop or a retype); one that matches is not written to.
+
+use std::collections::{HashMap, HashSet};
+
+use mysql::prelude::Queryable;
+use mysql::{Params, Value};
+use rusqlite::types::Value as SqlValue;
+
+use super::StoreError;
+use super::mysql::MyPool;
+use super::open::{OpenOptions, Opened};
+use super::server_schema::{
+    AddStep, Columns, ROWS_PER_INSERT, TableRows, additive_steps, missing, scratch_database,
+};
+use super::sql::mysql_datetime;
+use crate::schema::{ColumnType, Model, OnDelete, TableDef};
+
+/// Strapi's own tables on MariaDB, one `CREATE TABLE` per line.
+const STRAPI_SYSTEM_DDL: &str = include_str!("ddl/strapi_system_mysql.sql");
+
+/// Creates, migrates or only checks the database at open (see the module's doc).
+pub fn prepare(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
+    let existing = existing_columns(pool)?;
+    if existing.is_empty() {
+        return create(pool, model, options);
+    }
+    migrate_additively(pool, model, &existing)
+}
+
+/// The missing tables and columns of the database, one line each.
+pub fn layout_problems(pool: &MyPool, model: &Model) -> Result<Vec<String>, StoreError> {
+    Ok(missing(&existing_columns(pool)?, model))
+}
+
+fn sql_error(e: mysql::Error) -> StoreError {
+    match e {
+        mysql::Error::MySqlError(m) => StoreError::Mysql(format!("{} ({})", m.message, m.code)),
+        other => StoreError::Mysql(other.to_string()),
+    }
+}
+
+/// Every table of the current database with its columns.
+fn existing_columns(pool: &MyPool) -> Result<Columns, StoreError> {
+    pool.with_conn(|conn| {
+        let rows: Vec<(String, String)> = conn
+            .query(
+                "SELECT table_name, column_name FROM information_schema.columns \
+                 WHERE table_schema = DATABASE()",
+            )
+            .map_err(sql_error)?;
+        let mut out = Columns::new();
+        for (t, c) in rows {
+            out.entry(t).or_default().insert(c);
+        }
+        Ok(out)
+    })
+}
+
+/// `` `ident` ``, as Strapi quotes identifiers on MySQL.
+fn quote(ident: &str) -> String {
+    format!("`{}`", ident.replace('`', "``"))
+}
+
+/// A join table (relation links, component links, morph links): its integer and order
+/// columns are unsigned in Strapi's DDL.
+fn is_join_table(table: &str) -> bool {
+    table.ends_with("_lnk") || table.ends_with("_cmps") || table.ends_with("_mph")
+}
+
+/// A column's declaration as Strapi writes it on MySQL.
+fn column_decl(table: &str, name: &str, ty: ColumnType) -> String {
+    let unsigned = is_join_table(table) || matches!(name, "created_by_id" | "updated_by_id");
+    let q = quote(name);
+    match ty {
+        ColumnType::Increments => format!("{q} int(10) unsigned NOT NULL AUTO_INCREMENT"),
+        ColumnType::Integer if unsigned => format!("{q} int(10) unsigned DEFAULT NULL"),
+        ColumnType::Integer => format!("{q} int(11) DEFAULT NULL"),
+        ColumnType::String => format!("{q} varchar(255) DEFAULT NULL"),
+        ColumnType::Text => format!("{q} longtext DEFAULT NULL"),
+        ColumnType::Json => format!(
+            "{q} longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid({q}))"
+        ),
+        ColumnType::BigInteger => format!("{q} bigint(20) DEFAULT NULL"),
+        ColumnType::Float if unsigned => format!("{q} double unsigned DEFAULT NULL"),
+        ColumnType::Float => format!("{q} double DEFAULT NULL"),
+        ColumnType::Decimal => format!("{q} decimal(10,2) DEFAULT NULL"),
+        ColumnType::Boolean => format!("{q} tinyint(1) DEFAULT NULL"),
+        ColumnType::Date => format!("{q} date DEFAULT NULL"),
+        ColumnType::Time => format!("{q} time(3) DEFAULT NULL"),
+        ColumnType::DateTime => format!("{q} datetime(6) DEFAULT NULL"),
+    }
+}
+
+fn index_decl(ix: &crate::schema::IndexDef) -> String {
+    let cols = ix
+        .columns
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(",");
+    let kind = if ix.unique { "UNIQUE KEY" } else { "KEY" };
+    format!("{kind} {} ({cols})", quote(&ix.name))
+}
+
+/// The `CREATE TABLE` of a model table, with its keys (foreign keys come later).
+pub fn table_statement(table: &TableDef) -> String {
+    let mut parts: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| column_decl(&table.name, &c.name, c.ty))
+        .collect();
+    if let Some(id) = table
+        .columns
+        .iter()
+        .find(|c| c.ty == ColumnType::Increments)
+    {
+        parts.push(format!("PRIMARY KEY ({})", quote(&id.name)));
+    }
+    parts.extend(table.indexes.iter().map(index_decl));
+    format!(
+        "CREATE TABLE {} ({}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci",
+        quote(&table.name),
+        parts.join(", ")
+    )
+}
+
+/// The foreign keys of a model table.
+pub fn foreign_key_statements(table: &TableDef) -> Vec<String> {
+    table
+        .foreign_keys
+        .iter()
+        .map(|fk| {
+            let action = match fk.on_delete {
+                OnDelete::Cascade => "CASCADE",
+                OnDelete::SetNull => "SET NULL",
+            };
+            format!(
+                "ALTER TABLE {} ADD CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({}) ON DELETE {action}",
+                quote(&table.name),
+                quote(&fk.name),
+                quote(&fk.column),
+                quote(&fk.ref_table),
+                quote(&fk.ref_column)
+            )
+        })
+        .collect()
+}
+
+fn system_statements() -> impl Iterator<Item = &'static str> {
+    STRAPI_SYSTEM_DDL
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("--"))
+        .map(|l| l.trim_end_matches(';'))
+}
+
+/// Creates Strapi's layout and the rows of a new database (see the module's doc).
+fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
+    let (copies, seeded) = scratch_database(model, options)?;
+    let layout = model.database_layout();
+    let mut tables: Vec<String> = Vec::new();
+    let result = pool.with_conn(|conn| {
+        conn.query_drop("SET foreign_key_checks = 0")
+            .map_err(sql_error)?;
+        for stmt in system_statements() {
+            if let Some(name) = stmt.split('`').nth(1) {
+                tables.push(name.to_string());
+            }
+            conn.query_drop(stmt).map_err(sql_error)?;
+        }
+        for table in &layout.tables {
+            tables.push(table.name.clone());
+            conn.query_drop(table_statement(table)).map_err(sql_error)?;
+        }
+        let datetimes = datetime_columns(conn)?;
+        conn.query_drop("START TRANSACTION").map_err(sql_error)?;
+        for rows in &copies {
+            if let Err(e) = copy_rows(conn, rows, &datetimes) {
+                let _ = conn.query_drop("ROLLBACK");
+                return Err(e);
+            }
+        }
+        conn.query_drop("COMMIT").map_err(sql_error)?;
+        for table in &layout.tables {
+            for stmt in foreign_key_statements(table) {
+                conn.query_drop(stmt).map_err(sql_error)?;
+            }
+        }
+        conn.query_drop("SET foreign_key_checks = 1")
+            .map_err(sql_error)?;
+        Ok(())
+    });
+    if let Err(e) = result {
+        // DDL committed itself: take the tables away again.
+        let _ = pool.with_conn(|conn| {
+            let _ = conn.query_drop("SET foreign_key_checks = 0");
+            for t in tables.iter().rev() {
+                let _ = conn.query_drop(format!("DROP TABLE IF EXISTS {}", quote(t)));
+            }
+            let _ = conn.query_drop("SET foreign_key_checks = 1");
+            Ok(())
+        });
+        return Err(e);
+    }
+    Ok(Opened::Created { seeded })
+}
+
+/// The `datetime`/`timestamp` columns of every table (SQLite keeps them as epoch ms).
+fn datetime_columns(
+    conn: &mut mysql::PooledConn,
+) -> Result<HashMap<String, HashSet<String>>, StoreError> {
+    let rows: Vec<(String, String)> = conn
+        .query(
+            "SELECT table_name, column_name FROM information_schema.columns \
+             WHERE table_schema = DATABASE() AND data_type IN ('datetime', 'timestamp')",
+        )
+        .map_err(sql_error)?;
+    let mut out: HashMap<String, HashSet<String>> = HashMap::new();
+    for (t, c) in rows {
+        out.entry(t).or_default().insert(c);
+    }
+    Ok(out)
+}
+
+/// Inserts the rows of one table (ids included), a batch per statement.
+fn copy_rows(
+    conn: &mut mysql::PooledConn,
+    (table, columns, rows): &TableRows,
+    datetimes: &HashMap<String, HashSet<String>>,
+) -> Result<(), StoreError> {
+    let is_datetime: Vec<bool> = columns
+        .iter()
+        .map(|c| datetimes.get(table).is_some_and(|set| set.contains(c)))
+        .collect();
+    let cols = columns
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let marks = format!("({})", vec!["?"; columns.len()].join(", "));
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        let sql = format!(
+            "INSERT INTO {} ({cols}) VALUES {}",
+            quote(table),
+            vec![marks.as_str(); chunk.len()].join(", ")
+        );
+        let mut values = Vec::with_capacity(chunk.len() * columns.len());
+        for row in chunk {
+            for (v, datetime) in row.iter().zip(&is_datetime) {
+                values.push(value(v, *datetime));
+            }
+        }
+        conn.exec_drop(sql, Params::Positional(values))
+            .map_err(|e| StoreError::Mysql(format!("copying {table}: {}", sql_error(e))))?;
+    }
+    Ok(())
+}
+
+/// An SQLite value as a MySQL parameter; epoch ms become `DATETIME` text.
+fn value(v: &SqlValue, datetime: bool) -> Value {
+    match v {
+        SqlValue::Null => Value::NULL,
+        SqlValue::Integer(ms) if datetime => Value::Bytes(mysql_datetime(*ms).into_bytes()),
+        SqlValue::Integer(i) => Value::Int(*i),
+        SqlValue::Real(f) => Value::Double(*f),
+        SqlValue::Text(t) => Value::Bytes(t.clone().into_bytes()),
+        SqlValue::Blob(b) => Value::Bytes(b.clone()),
+    }
+}
+
+/// Brings an existing database up to the model without losing anything: creates missing
+/// tables (with their foreign keys), adds missing columns and indexes.
+fn migrate_additively(
+    pool: &MyPool,
+    model: &Model,
+    existing: &Columns,
+) -> Result<Opened, StoreError> {
+    let indexes: HashSet<String> = pool
+        .with_conn(|conn| {
+            conn.query::<String, _>(
+                "SELECT DISTINCT index_name FROM information_schema.statistics \
+                 WHERE table_schema = DATABASE()",
+            )
+            .map_err(sql_error)
+        })?
+        .into_iter()
+        .collect();
+    let mut statements = Vec::new();
+    let mut foreign_keys = Vec::new();
+    let mut migrated = Vec::new();
+    let layout = model.database_layout();
+    for step in additive_steps(&layout, existing, &indexes) {
+        match step {
+            AddStep::Table(table) => {
+                statements.push(table_statement(table));
+                foreign_keys.extend(foreign_key_statements(table));
+            }
+            AddStep::Column(table, c) => statements.push(format!(
+                "ALTER TABLE {} ADD COLUMN {}",
+                quote(&table.name),
+                column_decl(&table.name, &c.name, c.ty)
+            )),
+            AddStep::Index(table, ix) => statements.push(format!(
+                "ALTER TABLE {} ADD {}",
+                quote(&table.name),
+                index_decl(ix)
+            )),
+        }
+        migrated.push(step.to_string());
+    }
+    statements.extend(foreign_keys);
+    if !statements.is_empty() {
+        pool.with_conn(|conn| {
+            for stmt in &statements {
+                conn.query_drop(stmt).map_err(sql_error)?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(Opened::Existing { migrated })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_strapis() {
+        assert_eq!(
+            column_decl("articles_tags_lnk", "tag_ord", ColumnType::Float),
+            "`tag_ord` double unsigned DEFAULT NULL"
+        );
+        assert_eq!(
+            column_decl("articles", "views", ColumnType::Integer),
+            "`views` int(11) DEFAULT NULL"
+        );
+        assert_eq!(
+            column_decl("articles", "created_by_id", ColumnType::Integer),
+            "`created_by_id` int(10) unsigned DEFAULT NULL"
+        );
+        assert_eq!(system_statements().count(), 30);
+    }
+}

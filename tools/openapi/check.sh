@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Checks strata's OpenAPI document with real tools: openapi-spec-validator on the file, then
+# schemathesis fuzzing the running server from the document it serves (no 5xx, every
+# response conforms to the document: status codes, content types, bodies).
+#
+#   tools/openapi/check.sh DOCUMENT.json http://127.0.0.1:PORT [MAX_EXAMPLES]
+#
+# The tools are installed (once, pinned in requirements.txt) into target/openapi-venv.
+# Bounded: schemathesis gets MAX_EXAMPLES (default 25) per operation and 240 s in all.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DOC="$1"
+BASE="$2"
+MAX="${3:-25}"
+VENV="${STRATA_OPENAPI_VENV:-target/openapi-venv}"
+REQ=tools/openapi/requirements.txt
+if [ ! -f "$VENV/.installed" ] || ! cmp -s "$REQ" "$VENV/.installed"; then
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQ"
+  cp "$REQ" "$VENV/.installed"
+fi
+"$VENV/bin/openapi-spec-validator" "$DOC"
+# schemathesis keeps a cache of found crashes in its working directory: keep it in target/.
+VENV_ABS=$(cd "$VENV" && pwd)
+cd "$VENV_ABS"
+timeout 240 "$VENV_ABS/bin/schemathesis" run "$BASE/openapi.json" \
+  --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
+  --max-examples "$MAX" --seed 1 --no-color
