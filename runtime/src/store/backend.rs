@@ -144,6 +144,21 @@ pub trait Executor {
         row: &mut dyn FnMut(&dyn RowRef) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 
+    /// Runs independent statements (none reads what another writes or returns) and calls
+    /// `row` with each statement's index and its rows: all of the first statement's rows,
+    /// then the second's, in order. A server backend sends them together, one round trip
+    /// for all (PostgreSQL's pipelining); the default runs them one after another.
+    fn query_batch(
+        &self,
+        stmts: &[&SelectStatement],
+        row: &mut dyn FnMut(usize, &dyn RowRef) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        for (i, stmt) in stmts.iter().enumerate() {
+            self.query_each(stmt, &mut |r| row(i, r))?;
+        }
+        Ok(())
+    }
+
     /// Runs a `SELECT COUNT(…)` and returns the count. A backend may answer from a cache
     /// that it knows to be exact (SQLite: keyed to `PRAGMA data_version`).
     fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {

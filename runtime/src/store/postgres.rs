@@ -430,6 +430,42 @@ impl Executor for PgExecutor<'_> {
         }
         Ok(())
     }
+
+    /// The statements pipelined on the connection: all are sent before the first answer
+    /// is read, so a populate level costs one round trip however many edges it has.
+    fn query_batch(
+        &self,
+        stmts: &[&SelectStatement],
+        row: &mut dyn FnMut(usize, &dyn RowRef) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        if let [stmt] = stmts {
+            return self.query_each(stmt, &mut |r| row(0, r));
+        }
+        let built: Vec<(String, Vec<Param>)> = stmts
+            .iter()
+            .map(|stmt| {
+                let (sql, values) = stmt.build(PostgresQueryBuilder);
+                record(&sql, &values.0);
+                (sql, values.0.into_iter().map(Param::from).collect())
+            })
+            .collect();
+        let client = self.client;
+        let results = self.block(async {
+            let each = built.iter().map(|(sql, params)| async move {
+                let refs: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                let st = client.prepare_cached(sql).await?;
+                client.query(&st, &refs).await
+            });
+            futures_util::future::try_join_all(each).await
+        })?;
+        for (i, rows) in results.iter().enumerate() {
+            for r in rows {
+                row(i, &PgRow(r))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What [`PgExecutor::run`] does with a prepared statement.
@@ -442,39 +478,48 @@ enum Run {
 }
 
 impl PgExecutor<'_> {
-    /// Prepares (once per connection), binds and runs one statement under the pool's
-    /// time limit. A statement abandoned mid-flight or a broken connection marks the
-    /// connection for dropping. `Run::Execute` returns no rows and leaves the count of
-    /// affected rows in `last_affected`.
+    /// Prepares (once per connection), binds and runs one statement ([`Self::block`]).
+    /// `Run::Execute` returns no rows and leaves the count of affected rows in
+    /// `last_affected`.
     fn run(&self, sql: &str, values: sea_query::Values, how: Run) -> Result<Vec<Row>, StoreError> {
         record(sql, &values.0);
         let params: Vec<Param> = values.0.into_iter().map(Param::from).collect();
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+        let affected = std::cell::Cell::new(0u64);
+        let result = self.block(async {
+            let st = self.client.prepare_cached(sql).await?;
+            match how {
+                Run::Query => self.client.query(&st, &refs).await,
+                Run::Execute => {
+                    affected.set(self.client.execute(&st, &refs).await?);
+                    Ok(Vec::new())
+                }
+            }
+        });
+        self.last_affected.set(affected.get());
+        result
+    }
+
+    /// Runs `work` (statements on this connection) to its end on the pool's runtime,
+    /// under the pool's time limit, and marks the connection for dropping when it was
+    /// abandoned mid-flight or broke.
+    fn block<T>(
+        &self,
+        work: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, StoreError> {
         let at = &self.pool.target.host_port;
         let timeout = self.pool.options.statement_timeout;
-        let affected = std::cell::Cell::new(0u64);
         let result = self.pool.handle.block_on(async {
-            let run = async {
-                let st = self.client.prepare_cached(sql).await?;
-                match how {
-                    Run::Query => self.client.query(&st, &refs).await,
-                    Run::Execute => {
-                        affected.set(self.client.execute(&st, &refs).await?);
-                        Ok(Vec::new())
-                    }
-                }
-            };
             // The server's own statement_timeout fires first; this one covers a server
             // that stopped answering altogether.
-            match tokio::time::timeout(timeout + Duration::from_secs(2), run).await {
+            match tokio::time::timeout(timeout + Duration::from_secs(2), work).await {
                 Ok(r) => r.map_err(|e| statement_error(e, at)),
                 Err(_) => Err(StoreError::Unavailable(format!(
                     "PostgreSQL at {at} did not answer within {timeout:?}"
                 ))),
             }
         });
-        self.last_affected.set(affected.get());
         result.inspect_err(|e| {
             if matches!(
                 e,

@@ -1,9 +1,12 @@
 //! Executing a validated [`Query`]: the page of root rows, the total, and the populate
 //! tree, one batched statement per populated edge per level (`WHERE parent IN (…)`), so
-//! the number of statements never grows with the page size. Rows become JSON text in
-//! Strapi v5's flat shape, key order included, written straight from the cells: a row is
-//! the text of its object, and each populated value is appended to it (`entry.rs`).
+//! the number of statements never grows with the page size. The edge statements of one
+//! level run together ([`Executor::query_batch`]: one round trip on PostgreSQL) before
+//! any nested level. Rows become JSON text in Strapi v5's flat shape, key order included,
+//! written straight from the cells: a row is the text of its object, and each populated
+//! value is appended to it (`entry.rs`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use sea_query::{Alias, ExprTrait, Func, Order, Query as Sql, SelectStatement};
@@ -422,29 +425,46 @@ impl<'a> Reader<'a> {
         fields: Option<&[FieldRef]>,
         owners: Option<&mut Vec<i64>>,
     ) -> Result<Vec<Row>, StoreError> {
-        let planned;
-        let plan = match (fields, self.rows.0.get(schema.id.index())) {
-            (None, Some(plan)) => plan,
-            _ => {
-                planned = ColumnPlan::new(schema, fields);
-                &planned
-            }
-        };
-        let mut out = Vec::new();
-        let ncols = schema.layout.columns.len();
-        let mut owner_ids = Vec::new();
-        let want_owner = owners.is_some();
-        self.exec.query_each(stmt, &mut |r| {
-            out.push(plan.row(r)?);
-            if want_owner {
-                owner_ids.push(r.int(ncols)?);
-            }
-            Ok(())
-        })?;
+        let mut sink = self.row_sink(schema, fields, owners.is_some());
+        self.exec.query_each(stmt, &mut |r| sink.take(r))?;
         if let Some(o) = owners {
-            *o = owner_ids;
+            *o = sink.owners;
         }
-        Ok(out)
+        Ok(sink.rows)
+    }
+
+    /// Where the rows of a statement over `schema` go: each becomes a [`Row`] by the
+    /// schema's plan (or one for `fields`), with its owner's id when `owner` is set.
+    fn row_sink(&self, schema: &Schema, fields: Option<&[FieldRef]>, owner: bool) -> RowSink<'a> {
+        let plan = match (fields, self.rows.0.get(schema.id.index())) {
+            (None, Some(plan)) => Cow::Borrowed(plan),
+            _ => Cow::Owned(ColumnPlan::new(schema, fields)),
+        };
+        RowSink {
+            plan: Some(plan),
+            owner_column: owner.then_some(schema.layout.columns.len()),
+            rows: Vec::new(),
+            owners: Vec::new(),
+        }
+    }
+
+    /// Runs independent statements together ([`Executor::query_batch`]: one round trip on
+    /// PostgreSQL), each statement's rows into its sink.
+    fn load_batch(
+        &self,
+        stmts: &[&SelectStatement],
+        sinks: &mut [RowSink<'_>],
+    ) -> Result<(), StoreError> {
+        if stmts.is_empty() {
+            return Ok(());
+        }
+        self.exec
+            .query_batch(stmts, &mut |i, r| match sinks.get_mut(i) {
+                Some(sink) => sink.take(r),
+                None => Err(StoreError::Other(format!(
+                    "a batch has no sink for statement {i}"
+                ))),
+            })
     }
 
     // -------------------------------------------------------------- populate
@@ -467,8 +487,28 @@ impl<'a> Reader<'a> {
             .0
             .iter()
             .partition(|e| matches!(e.kind, PopulateKind::Zone(_)));
-        for entry in others.into_iter().chain(zones) {
-            let (name, values) = self.populate_entry(schema, rows, &ids, entry, status)?;
+        let entries: Vec<&PopulateEntry> = others.into_iter().chain(zones).collect();
+        // The edge statements of this level (relations, components, media and counts) do
+        // not depend on each other: they run as one batch, before any nested level.
+        let mut stmts = Vec::new();
+        let mut sinks = Vec::new();
+        let mut slot: Vec<Option<usize>> = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            slot.push(match self.edge_statement(schema, &ids, entry, status) {
+                Some((stmt, sink)) => {
+                    stmts.push(stmt);
+                    sinks.push(sink);
+                    Some(sinks.len() - 1)
+                }
+                None => None,
+            });
+        }
+        let refs: Vec<&SelectStatement> = stmts.iter().collect();
+        self.load_batch(&refs, &mut sinks)?;
+        let mut loaded: Vec<Option<RowSink<'_>>> = sinks.into_iter().map(Some).collect();
+        for (entry, slot) in entries.into_iter().zip(slot) {
+            let edge = slot.and_then(|i| loaded.get_mut(i)).and_then(Option::take);
+            let (name, values) = self.populate_entry(schema, rows, &ids, entry, edge, status)?;
             let key = json_key(name);
             for row in rows.iter_mut() {
                 let v = values.get(&row.id).map_or(&b"null"[..], Vec::as_slice);
@@ -478,14 +518,52 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Loads one populated attribute for every parent id; returns the JSON key and the
-    /// value per parent id.
+    /// The statement that loads a populated relation, component or media for every
+    /// parent id (its rows with their owner's id), or counts one (owners only); `None`
+    /// for zones and localizations, which load in steps of their own.
+    fn edge_statement(
+        &self,
+        schema: &Schema,
+        ids: &[i64],
+        entry: &PopulateEntry,
+        status: Status,
+    ) -> Option<(SelectStatement, RowSink<'a>)> {
+        let PopulateKey::Attr(a) = entry.key else {
+            return None;
+        };
+        let attr = schema.attributes.get(a.index())?;
+        match &entry.kind {
+            PopulateKind::Rows { target, options } => {
+                let target = self.model.schema(*target);
+                let stmt = self.related_select(schema, attr, ids, target, options, status)?;
+                let sink = self.row_sink(target, options.fields.as_deref(), true);
+                Some((stmt, sink))
+            }
+            PopulateKind::Count { target, filters } => {
+                let target = self.model.schema(*target);
+                let stmt =
+                    self.count_select(schema, attr, ids, target, filters.as_ref(), status)?;
+                let sink = RowSink {
+                    plan: None,
+                    owner_column: Some(target.layout.columns.len()),
+                    rows: Vec::new(),
+                    owners: Vec::new(),
+                };
+                Some((stmt, sink))
+            }
+            PopulateKind::Zone(_) => None,
+        }
+    }
+
+    /// One populated attribute for every parent id, from the rows its edge statement
+    /// loaded (`edge`, when it has one); returns the JSON key and the value per parent id.
     fn populate_entry<'s>(
         &self,
         schema: &'s Schema,
         parents: &[Row],
         ids: &[i64],
         entry: &PopulateEntry,
+        edge: Option<RowSink<'_>>,
         status: Status,
     ) -> Result<(&'s str, Values), StoreError> {
         let attr = match entry.key {
@@ -514,11 +592,16 @@ impl<'a> Reader<'a> {
                     AttributeKind::Media(m) => m.multiple,
                     _ => false,
                 };
-                let Some(a) = attr else {
-                    return Ok((name, out));
+                let (mut children, owners) = match edge {
+                    Some(sink) => (sink.rows, sink.owners),
+                    None => (Vec::new(), Vec::new()),
                 };
-                let (children, owners) =
-                    self.related_rows(schema, a, ids, *target, options, status)?;
+                self.populate(
+                    self.model.schema(*target),
+                    &mut children,
+                    &options.populate,
+                    status,
+                )?;
                 // Each owner's children in order: an array, or the first one.
                 let mut grouped: HashMap<i64, ArrayText> = HashMap::new();
                 let mut first: Values = HashMap::new();
@@ -537,12 +620,11 @@ impl<'a> Reader<'a> {
                     out.insert(*id, v);
                 }
             }
-            (PopulateKind::Count { target, filters }, Some(_)) => {
-                let Some(a) = attr else {
-                    return Ok((name, out));
-                };
-                let counts =
-                    self.related_counts(schema, a, ids, *target, filters.as_ref(), status)?;
+            (PopulateKind::Count { .. }, Some(_)) => {
+                let mut counts: HashMap<i64, u64> = HashMap::new();
+                for owner in edge.map(|sink| sink.owners).unwrap_or_default() {
+                    *counts.entry(owner).or_default() += 1;
+                }
                 for id in ids {
                     let n = counts.get(id).copied().unwrap_or(0);
                     out.insert(*id, format!("{{\"count\":{n}}}").into_bytes());
@@ -553,20 +635,19 @@ impl<'a> Reader<'a> {
         Ok((name, out))
     }
 
-    fn related_rows(
+    /// The rows of `target` related to each of `ids` through `attr`, each followed by
+    /// its owner's id, in Strapi's order; `None` when the attribute has no edge.
+    fn related_select(
         &self,
         schema: &Schema,
         attr: &crate::schema::Attribute,
         ids: &[i64],
-        target_id: SchemaId,
+        target: &Schema,
         options: &PopulateOptions,
         status: Status,
-    ) -> Result<(Vec<Row>, Vec<i64>), StoreError> {
-        let target = self.model.schema(target_id);
+    ) -> Option<SelectStatement> {
         let mut b = self.builder();
-        let Some(edge) = b.edge_select(schema, attr, ids, target) else {
-            return Ok((Vec::new(), Vec::new()));
-        };
+        let edge = b.edge_select(schema, attr, ids, target)?;
         let (mut s, t, j, order_col) = (
             edge.select,
             edge.target_alias,
@@ -584,27 +665,22 @@ impl<'a> Reader<'a> {
             }
             s.order_by_expr(col(&t, "id"), Order::Asc);
         }
-        let mut owners = Vec::new();
-        let mut rows = self.load_rows(&s, target, options.fields.as_deref(), Some(&mut owners))?;
-        self.populate(target, &mut rows, &options.populate, status)?;
-        Ok((rows, owners))
+        Some(s)
     }
 
-    fn related_counts(
+    /// The edge rows that a `count` populate counts (each followed by its owner's id);
+    /// `None` when the attribute has no edge.
+    fn count_select(
         &self,
         schema: &Schema,
         attr: &crate::schema::Attribute,
         ids: &[i64],
-        target_id: SchemaId,
+        target: &Schema,
         filters: Option<&Conjunction>,
         status: Status,
-    ) -> Result<HashMap<i64, u64>, StoreError> {
-        let target = self.model.schema(target_id);
+    ) -> Option<SelectStatement> {
         let mut b = self.builder();
-        let Some(edge) = b.edge_select(schema, attr, ids, target) else {
-            return Ok(HashMap::new());
-        };
-        // Count the rows of the edge select per owner.
+        let edge = b.edge_select(schema, attr, ids, target)?;
         let mut inner = edge.select;
         b.edge_terms(
             &mut inner,
@@ -614,14 +690,7 @@ impl<'a> Reader<'a> {
             filters,
             status,
         );
-        let ncols = target.layout.columns.len();
-        let mut counts: HashMap<i64, u64> = HashMap::new();
-        self.exec.query_each(&inner, &mut |r| {
-            let owner = r.int(ncols)?;
-            *counts.entry(owner).or_default() += 1;
-            Ok(())
-        })?;
-        Ok(counts)
+        Some(inner)
     }
 
     fn localizations(
@@ -719,8 +788,10 @@ impl<'a> Reader<'a> {
             items.push((r.int(0)?, r.int(1)?, r.opt_text(2)?.unwrap_or_default()));
             Ok(())
         })?;
-        // Load each listed component type's rows.
-        let mut loaded: HashMap<(SchemaId, i64), Vec<u8>> = HashMap::new();
+        // Each listed component type's rows, all types in one batch.
+        let mut stmts = Vec::new();
+        let mut sinks = Vec::new();
+        let mut listed = Vec::new();
         for (cid, options) in types {
             let cs = self.model.schema(*cid);
             let wanted: Vec<i64> = items
@@ -741,14 +812,22 @@ impl<'a> Reader<'a> {
                 let c = b.conjunction(cs, f, &t);
                 s.cond_where(c);
             }
-            let mut rows = self.load_rows(&s, cs, options.fields.as_deref(), None)?;
+            stmts.push(s);
+            sinks.push(self.row_sink(cs, options.fields.as_deref(), false));
+            listed.push((*cid, cs, options));
+        }
+        let refs: Vec<&SelectStatement> = stmts.iter().collect();
+        self.load_batch(&refs, &mut sinks)?;
+        let mut loaded: HashMap<(SchemaId, i64), Vec<u8>> = HashMap::new();
+        for ((cid, cs, options), sink) in listed.into_iter().zip(sinks) {
+            let mut rows = sink.rows;
             self.populate(cs, &mut rows, &options.populate, status)?;
             let mut uid = Vec::new();
             decode::string(&mut uid, cs.uid.as_str());
             for mut r in rows {
                 r.member(b"\"__component\":", &uid);
                 let id = r.id;
-                loaded.insert((*cid, id), r.close());
+                loaded.insert((cid, id), r.close());
             }
         }
         let by_uid: HashMap<&str, SchemaId> = types
@@ -781,7 +860,7 @@ fn is_inverse_to_many(kind: RelationKind, storage: &RelationStorage) -> bool {
 }
 
 /// Which columns of a schema become which JSON keys, in Strapi's order.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct ColumnPlan {
     /// For each output key: the column's index, the key as JSON text with what comes
     /// before it (`{"id":` for the first, `,"documentId":` for the others), and its
@@ -875,5 +954,27 @@ impl ColumnPlan {
             document_id,
             json,
         })
+    }
+}
+
+/// Where the rows of one statement go ([`Reader::row_sink`]): each becomes a [`Row`] by
+/// `plan`, and its owner's id (the column after the schema's) is kept when the statement
+/// selects one. Without a plan only the owners are kept (a `count` populate).
+struct RowSink<'p> {
+    plan: Option<Cow<'p, ColumnPlan>>,
+    owner_column: Option<usize>,
+    rows: Vec<Row>,
+    owners: Vec<i64>,
+}
+
+impl RowSink<'_> {
+    fn take(&mut self, r: &dyn RowRef) -> Result<(), StoreError> {
+        if let Some(plan) = &self.plan {
+            self.rows.push(plan.row(r)?);
+        }
+        if let Some(c) = self.owner_column {
+            self.owners.push(r.int(c)?);
+        }
+        Ok(())
     }
 }
