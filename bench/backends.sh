@@ -30,17 +30,10 @@ cleanup() {
 }
 trap cleanup EXIT
 cp tests/fixtures/blog/strapi.db "$DIR/strapi.db"
-psql -q -h 127.0.0.1 -U postgres -d postgres -c \
-  "CREATE DATABASE $NAME TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'" >/dev/null
-psql -q -h 127.0.0.1 -U postgres -d "$NAME" -f tests/fixtures/blog/pg/strapi-postgres.sql >/dev/null 2>&1
-mysql -h 127.0.0.1 -uroot -e "CREATE DATABASE $NAME CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
-mysql -h 127.0.0.1 -uroot "$NAME" < tests/fixtures/blog/mysql/strapi-mysql.sql
+restore_blog_pg "$NAME"
+restore_blog_mysql "$NAME"
 
-declare -A REQ=(
-  [plain]='/api/articles?pagination%5BpageSize%5D=25'
-  [filter]='/api/articles?filters%5Btitle%5D%5B%24containsi%5D=e&filters%5Bcategory%5D%5Bparent%5D%5Bslug%5D%5B%24eq%5D=technology'
-  [wide]='/api/articles?populate%5Bauthor%5D=true&populate%5Bcategory%5D=true&populate%5Btags%5D=true&populate%5Bcover%5D=true&populate%5Bseo%5D%5Bpopulate%5D=*&populate%5Bblocks%5D%5Bon%5D%5Bshared.rich-text%5D=true&populate%5Bblocks%5D%5Bon%5D%5Bshared.quote%5D%5Bpopulate%5D=author&populate%5Bblocks%5D%5Bon%5D%5Bshared.media%5D%5Bpopulate%5D=file&populate%5Bblocks%5D%5Bon%5D%5Bshared.slider%5D%5Bpopulate%5D=files'
-)
+lab_requests
 echo "# backends: the blog fixture, wrk -t1 -c16 -d$DURATION, $(nproc) cores, pool of $(nproc)"
 echo
 echo "| backend | request | status | req/s | p50 | p99 |"

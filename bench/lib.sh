@@ -1,5 +1,6 @@
-# Shared by the bench/ scripts (sourced, not run): waiting for a server, and the figures of
-# one wrk run.
+# Shared by the bench/ scripts (sourced, not run): the lab's three requests, the blog
+# fixture restored into PostgreSQL and MariaDB, waiting for a server, and the figures of
+# one wrk run. Paths are relative to the repository root (the scripts cd there).
 
 # Waits (up to 10 s) until the server on 127.0.0.1:$1 answers /_health.
 wait_healthy() {
@@ -17,4 +18,29 @@ wrk_figures() {
        /Socket errors/{gsub(",",""); errs=$4+$6+$8+$10}
        /Non-2xx/{non2=$5}
        END{print rps, p50, p99, errs+0, non2+0}'
+}
+
+# Fills REQ with the three requests of the oracle's bench.sh: the plain page, $containsi
+# with a two-hop relation filter, and the wide populate with a dynamic zone `on`.
+lab_requests() {
+  declare -gA REQ=(
+    [plain]='/api/articles?pagination%5BpageSize%5D=25'
+    [filter]='/api/articles?filters%5Btitle%5D%5B%24containsi%5D=e&filters%5Bcategory%5D%5Bparent%5D%5Bslug%5D%5B%24eq%5D=technology'
+    [wide]='/api/articles?populate%5Bauthor%5D=true&populate%5Bcategory%5D=true&populate%5Btags%5D=true&populate%5Bcover%5D=true&populate%5Bseo%5D%5Bpopulate%5D=*&populate%5Bblocks%5D%5Bon%5D%5Bshared.rich-text%5D=true&populate%5Bblocks%5D%5Bon%5D%5Bshared.quote%5D%5Bpopulate%5D=author&populate%5Bblocks%5D%5Bon%5D%5Bshared.media%5D%5Bpopulate%5D=file&populate%5Bblocks%5D%5Bon%5D%5Bshared.slider%5D%5Bpopulate%5D=files'
+  )
+}
+
+# Creates PostgreSQL database $1 as the recording's was (ICU en-US) and restores Strapi's
+# pg_dump of the blog into it.
+restore_blog_pg() {
+  psql -q -h 127.0.0.1 -U postgres -d postgres -c \
+    "CREATE DATABASE $1 TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'" >/dev/null
+  psql -q -h 127.0.0.1 -U postgres -d "$1" -f tests/fixtures/blog/pg/strapi-postgres.sql >/dev/null 2>&1
+}
+
+# Creates MariaDB database $1 (utf8mb4_unicode_ci) and restores Strapi's mysqldump of the
+# blog into it.
+restore_blog_mysql() {
+  mysql -h 127.0.0.1 -uroot -e "CREATE DATABASE $1 CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
+  mysql -h 127.0.0.1 -uroot "$1" < tests/fixtures/blog/mysql/strapi-mysql.sql
 }
