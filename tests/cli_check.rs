@@ -5,19 +5,9 @@
 
 mod common;
 
-use std::process::Command;
-
-fn strata(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run strata")
-}
-
 #[test]
 fn check_bundled_schemas_prints_summary_and_layout() {
-    let out = strata(&["check"]);
+    let out = common::strata_cli(&["check"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -39,7 +29,7 @@ fn check_bundled_schemas_prints_summary_and_layout() {
 
 #[test]
 fn check_broken_schemas_fails_with_one_line_per_problem() {
-    let out = strata(&["check", "--schemas", "tests/fixtures/broken"]);
+    let out = common::strata_cli(&["check", "--schemas", "tests/fixtures/broken"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -51,7 +41,7 @@ fn check_broken_schemas_fails_with_one_line_per_problem() {
 
 #[test]
 fn help_lists_only_working_commands() {
-    let out = strata(&["--help"]);
+    let out = common::strata_cli(&["--help"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let commands: Vec<&str> = stdout
         .split("Commands:")
@@ -73,7 +63,7 @@ fn help_lists_only_working_commands() {
 #[test]
 fn check_a_database_against_the_model() {
     // Strapi's own SQLite database has every table and column of its model.
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "check",
         "--schemas",
         "tests/fixtures/blog/schemas",
@@ -90,7 +80,7 @@ fn check_a_database_against_the_model() {
 
     // A PostgreSQL database without the layout: one line per missing table, status 1.
     if let Some(db) = common::pg::TestDb::create("check") {
-        let out = strata(&[
+        let out = common::strata_cli(&[
             "check",
             "--schemas",
             "tests/fixtures/blog/schemas",
@@ -104,7 +94,7 @@ fn check_a_database_against_the_model() {
         db.restore(
             &std::fs::read_to_string(common::blog().join("pg/strapi-postgres.sql")).unwrap(),
         );
-        common::succeeded(strata(&[
+        common::succeeded(common::strata_cli(&[
             "check",
             "--schemas",
             "tests/fixtures/blog/schemas",
@@ -115,7 +105,7 @@ fn check_a_database_against_the_model() {
     }
 
     // An unreachable server: one line naming host and port, status 1.
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "check",
         "--schemas",
         "tests/fixtures/blog/schemas",

@@ -10,7 +10,6 @@ mod common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::types::Value as Sql;
@@ -610,22 +609,11 @@ fn importing_into_an_existing_database_appends() {
     assert!(migrate::verify(&conn, &model).is_empty());
 }
 
-fn strata(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("STRATA_SCHEMAS")
-        .env_remove("STRATA_DATABASE_URL")
-        .env_remove("STRATA_CONFIG")
-        .output()
-        .expect("run strata")
-}
-
 #[test]
 fn the_cli_imports_and_reports_problems() {
     let dir = temp_dir("cli");
     let url = format!("sqlite://{}", dir.join("cli.db").display());
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "import",
         "examples/blog/dataset.json",
         "--schemas",
@@ -666,7 +654,7 @@ fn the_cli_imports_and_reports_problems() {
     );
     drop(store);
 
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "import",
         "tests/fixtures/dataset/mistakes.json",
         "--schemas",
@@ -777,7 +765,7 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
     copy_dir(&root("tests/fixtures/blog/schemas"), &schemas);
     let url = format!("sqlite://{}", dir.join("single.db").display());
     let schemas_arg = schemas.display().to_string();
-    common::succeeded(strata(&[
+    common::succeeded(common::strata_cli(&[
         "import",
         "examples/blog/dataset.json",
         "--schemas",
@@ -804,7 +792,7 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
            ]}"#,
     )
     .unwrap();
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "import",
         two.to_str().unwrap(),
         "--schemas",
@@ -834,7 +822,7 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
              {"type": "api::homepage.homepage", "key": "home", "published": {"headline": "Hi"}}]}"#,
     )
     .unwrap();
-    common::succeeded(strata(&[
+    common::succeeded(common::strata_cli(&[
         "import",
         one.to_str().unwrap(),
         "--schemas",
@@ -842,7 +830,7 @@ fn a_single_type_holds_one_document_and_the_cli_migrates_first() {
         "--database",
         &url,
     ]));
-    let out = strata(&[
+    let out = common::strata_cli(&[
         "import",
         one.to_str().unwrap(),
         "--schemas",
