@@ -492,22 +492,20 @@ impl<'a> Reader<'a> {
         // not depend on each other: they run as one batch, before any nested level.
         let mut stmts = Vec::new();
         let mut sinks = Vec::new();
-        let mut slot: Vec<Option<usize>> = Vec::with_capacity(entries.len());
+        let mut has_edge = Vec::with_capacity(entries.len());
         for entry in &entries {
-            slot.push(match self.edge_statement(schema, &ids, entry, status) {
-                Some((stmt, sink)) => {
-                    stmts.push(stmt);
-                    sinks.push(sink);
-                    Some(sinks.len() - 1)
-                }
-                None => None,
-            });
+            let edge = self.edge_statement(schema, &ids, entry, status);
+            has_edge.push(edge.is_some());
+            if let Some((stmt, sink)) = edge {
+                stmts.push(stmt);
+                sinks.push(sink);
+            }
         }
         let refs: Vec<&SelectStatement> = stmts.iter().collect();
         self.load_batch(&refs, &mut sinks)?;
-        let mut loaded: Vec<Option<RowSink<'_>>> = sinks.into_iter().map(Some).collect();
-        for (entry, slot) in entries.into_iter().zip(slot) {
-            let edge = slot.and_then(|i| loaded.get_mut(i)).and_then(Option::take);
+        let mut loaded = sinks.into_iter();
+        for (entry, has_edge) in entries.into_iter().zip(has_edge) {
+            let edge = if has_edge { loaded.next() } else { None };
             let (name, values) = self.populate_entry(schema, rows, &ids, entry, edge, status)?;
             let key = json_key(name);
             for row in rows.iter_mut() {
