@@ -5,14 +5,15 @@
 # on the wide populate. Compare figures from the same round only.
 #
 #   bench/ab.sh BEFORE_BINARY AFTER_BINARY
-#   ROUNDS=2 DURATION=6s BACKENDS="sqlite postgres" bench/ab.sh …   # the defaults
+#   ROUNDS=2 DURATION=6s BACKENDS="sqlite postgres mariadb" bench/ab.sh …   # the defaults
 #
 # Build the "before" side from another commit with, for example:
 #   git worktree add /tmp/before <commit>
 #   (cd /tmp/before && CARGO_TARGET_DIR="$PWD/target" cargo build --release --bin strata)
 #
-# Needs wrk and psql, and PostgreSQL on 127.0.0.1:5432 (user postgres) when BACKENDS has
-# it. The scratch database is dropped at the end.
+# Needs wrk; psql and PostgreSQL on 127.0.0.1:5432 (user postgres) when BACKENDS has
+# postgres; the mysql client and MariaDB on 127.0.0.1:3306 (root) when it has mariadb.
+# The scratch databases are dropped at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ BEFORE=$(realpath "$1")
 AFTER=$(realpath "$2")
 ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-6s}"
-BACKENDS="${BACKENDS:-sqlite postgres}"
+BACKENDS="${BACKENDS:-sqlite postgres mariadb}"
 PORT="${PORT:-1397}"
 command -v wrk >/dev/null || { echo "ab.sh: wrk is missing" >&2; exit 1; }
 NAME="strata_ab_$$"
@@ -32,11 +33,15 @@ cleanup() {
   case " $BACKENDS " in *" postgres "*)
     psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $NAME" >/dev/null 2>&1 || true ;;
   esac
+  case " $BACKENDS " in *" mariadb "*)
+    mysql -h 127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS $NAME" >/dev/null 2>&1 || true ;;
+  esac
   rm -rf "$DIR"
 }
 trap cleanup EXIT
 cp tests/fixtures/blog/strapi.db "$DIR/strapi.db"
 case " $BACKENDS " in *" postgres "*) restore_blog_pg "$NAME" ;; esac
+case " $BACKENDS " in *" mariadb "*) restore_blog_mysql "$NAME" ;; esac
 
 lab_requests
 echo "# ab: before=$BEFORE after=$AFTER, wrk -t1 -d$DURATION, $(nproc) cores (req/s)"
@@ -50,6 +55,7 @@ for round in $(seq 1 "$ROUNDS"); do
       case $backend in
         sqlite) URL="sqlite://$DIR/strapi.db?mode=ro" ;;
         postgres) URL="postgres://postgres@127.0.0.1:5432/$NAME" ;;
+        mariadb) URL="mysql://root@127.0.0.1:3306/$NAME" ;;
         *) echo "ab.sh: unknown backend $backend" >&2; exit 2 ;;
       esac
       STRATA_LOG=warn "$BIN" serve --schemas tests/fixtures/blog/schemas \

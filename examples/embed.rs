@@ -31,7 +31,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use strata::http::{self, AppState, ServerConfig};
 use strata::schema::{self, Model};
-use strata::store::{self, DatabaseUrl, Store, ddl, sqlite};
+use strata::store::sqlite::{self, ddl};
+use strata::store::{DatabaseUrl, Store};
 use strata::typed::TypedQuery;
 
 use blog::{Article, ArticleField, ArticlePopulate, AuthorField, article};
@@ -147,7 +148,7 @@ fn create_blog_database(model: &Model, dataset: &Path) -> anyhow::Result<PathBuf
     ddl::create_database(&conn, model)?;
     let actions: Vec<String> = PUBLIC_ACTIONS.iter().map(|a| a.to_string()).collect();
     ddl::seed_public_permissions(&conn, model, &actions)?;
-    store::import_dataset(&mut conn, model, dataset, &|_, _| {})
+    sqlite::import::import_dataset(&mut conn, model, dataset, &|_, _| {})
         .map_err(|e| anyhow::anyhow!("cannot import {}: {e}", dataset.display()))?;
     Ok(path)
 }

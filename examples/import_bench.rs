@@ -15,7 +15,7 @@ use std::io::{BufWriter, Write};
 use std::time::Instant;
 
 use strata::schema;
-use strata::store::{ddl, import};
+use strata::store::sqlite::{ddl, import};
 
 /// The allocator of the `strata` binary, whose `import` this measures.
 #[global_allocator]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use strata::query::{Permissions, QueryConfig, parse_query};
-use strata::store::backend::record_statements;
+use strata::store::seam::record_statements;
 use strata::store::{DatabaseUrl, Store, sqlite};
 
 /// The server's allocator (src/main.rs), so the store's figure is the server's.

@@ -517,7 +517,7 @@ fn tokens_written_on_mysql_work() {
             .with_conn(|c| {
                 let n: Option<i64> = c
                     .query_first(ORPHAN_GRANTS)
-                    .map_err(|e| strata::store::StoreError::Mysql(e.to_string()))?;
+                    .map_err(|e| strata::store::StoreError::Database(e.to_string()))?;
                 Ok(n.unwrap_or(-1))
             })
             .unwrap()

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use rusqlite::Connection;
 use strata::schema;
-use strata::store::{DatabaseUrl, Store, ddl, import_dataset};
+use strata::store::sqlite::ddl;
+use strata::store::sqlite::import::import_dataset;
+use strata::store::{DatabaseUrl, Store};
 
 const IGNORED: &[&str] = &["id", "createdAt", "updatedAt", "publishedAt"];
 

@@ -17,7 +17,7 @@ use mysql::prelude::Queryable;
 fn layout(db: &TestDb) -> BTreeSet<String> {
     db.pool()
         .with_conn(|c| {
-            let err = |e: mysql::Error| strata::store::StoreError::Mysql(e.to_string());
+            let err = |e: mysql::Error| strata::store::StoreError::Database(e.to_string());
             let mut out = BTreeSet::new();
             let cols: Vec<(String, String, String)> = c
                 .exec(
@@ -85,7 +85,7 @@ fn an_existing_database_is_migrated_additively() {
     let model = std::sync::Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
     let url = strata::store::DatabaseUrl::parse(&db.url).unwrap();
     let (_, opened) = strata::store::Store::open(&url, model.clone(), &Default::default()).unwrap();
-    let strata::store::open::Opened::Existing { migrated } = opened else {
+    let strata::store::Opened::Existing { migrated } = opened else {
         panic!("an existing database");
     };
     assert_eq!(
@@ -98,8 +98,5 @@ fn an_existing_database_is_migrated_additively() {
     );
     // Now it matches: opening again changes nothing.
     let (_, opened) = strata::store::Store::open(&url, model, &Default::default()).unwrap();
-    assert_eq!(
-        opened,
-        strata::store::open::Opened::Existing { migrated: vec![] }
-    );
+    assert_eq!(opened, strata::store::Opened::Existing { migrated: vec![] });
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysql::prelude::Queryable;
-use strata::store::backend::PoolOptions;
+use strata::store::seam::PoolOptions;
 use strata::store::{DatabaseUrl, OpenOptions, Store};
 
 fn serve(url: &str, pool: PoolOptions) -> SocketAddr {
@@ -140,7 +140,7 @@ fn a_url_that_asks_for_tls_never_downgrades() {
         .with_conn(|c| {
             let v: Option<(String, String)> = c
                 .query_first("SHOW VARIABLES LIKE 'have_ssl'")
-                .map_err(|e| strata::store::StoreError::Mysql(e.to_string()))?;
+                .map_err(|e| strata::store::StoreError::Database(e.to_string()))?;
             Ok(v.map(|(_, v)| v).unwrap_or_default())
         })
         .unwrap();

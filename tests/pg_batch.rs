@@ -10,8 +10,8 @@ mod common;
 
 use common::pg::TestDb;
 use strata::store::StoreError;
-use strata::store::backend::{Executor, RowRef};
 use strata::store::sea_query::{Expr, Query, SelectStatement};
+use strata::store::seam::{Executor, RowRef};
 
 /// `SELECT <sql>`.
 fn select(sql: &'static str) -> SelectStatement {

@@ -101,7 +101,7 @@ fn an_existing_database_is_migrated_additively() {
     let options = strata::store::OpenOptions::default();
     let (_, opened) =
         strata::store::Store::open(&db.database_url(), model.clone(), &options).unwrap();
-    let strata::store::open::Opened::Existing { migrated } = opened else {
+    let strata::store::Opened::Existing { migrated } = opened else {
         panic!("{opened:?}")
     };
     assert_eq!(
@@ -115,8 +115,5 @@ fn an_existing_database_is_migrated_additively() {
     assert_eq!(layout(&db), before);
     // Nothing left to do: a matching database is not written to.
     let (_, again) = strata::store::Store::open(&db.database_url(), model, &options).unwrap();
-    assert_eq!(
-        again,
-        strata::store::open::Opened::Existing { migrated: vec![] }
-    );
+    assert_eq!(again, strata::store::Opened::Existing { migrated: vec![] });
 }

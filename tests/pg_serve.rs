@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use common::pg::TestDb;
 use serde_json::Value;
-use strata::store::backend::PoolOptions;
+use strata::store::seam::PoolOptions;
 use strata::store::{OpenOptions, Store};
 
 fn get(addr: SocketAddr, target: &str) -> (u16, Value, Vec<u8>) {

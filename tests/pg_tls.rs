@@ -9,8 +9,8 @@
 mod common;
 
 use strata::store::StoreError;
-use strata::store::backend::PoolOptions;
 use strata::store::postgres::{PgPool, PgTarget};
+use strata::store::seam::PoolOptions;
 
 /// Whether the connection of `url` is encrypted (`pg_stat_ssl`).
 fn encrypted(url: &str) -> Result<bool, StoreError> {

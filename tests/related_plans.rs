@@ -102,8 +102,8 @@ fn large_database() -> std::path::PathBuf {
     let db = dir.join("large.db");
     let mut conn = rusqlite::Connection::open(&db).unwrap();
     let model = model();
-    strata::store::ddl::create_database(&conn, &model).unwrap();
-    strata::store::import_dataset(&mut conn, &model, &file, &|_, _| {}).unwrap();
+    strata::store::sqlite::ddl::create_database(&conn, &model).unwrap();
+    strata::store::sqlite::import::import_dataset(&mut conn, &model, &file, &|_, _| {}).unwrap();
     db
 }
 
@@ -111,7 +111,7 @@ fn large_database() -> std::path::PathBuf {
 /// `find_page` must be the one statement's (`find_with_plan` with the semi-join), and not
 /// empty. Returns, per query, the SQL of the statements `find_page` ran.
 fn statements_on_large_database(queries: &[&str]) -> Vec<Vec<String>> {
-    use strata::store::backend::record_statements;
+    use strata::store::seam::record_statements;
     let db = large_database();
     let url = DatabaseUrl::parse(&format!("sqlite://{}?mode=ro", db.display())).unwrap();
     let model = model();

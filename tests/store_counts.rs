@@ -56,7 +56,7 @@ fn the_data_generation_moves_with_every_commit() {
     let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
     let url = DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
     let store = Store::open_existing(&url, model, 3).unwrap();
-    let generation = || store.backend().data_generation().unwrap().unwrap();
+    let generation = || store.pool().data_generation().unwrap().unwrap();
     // Each connection has seen the database once: from then on, nothing moves.
     let settled = (0..6).fold(0, |_, _| generation());
     for _ in 0..6 {

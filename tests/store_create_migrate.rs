@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rusqlite::{Connection, OpenFlags};
 use strata::schema::{self, Model, OnDelete};
-use strata::store::{StoreError, ddl, migrate};
+use strata::store::StoreError;
+use strata::store::sqlite::{ddl, migrate};
 
 fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -331,7 +331,7 @@ impl ContentType for Homepage {
 
 #[tokio::test]
 async fn single_types() {
-    use strata::store::{self, ddl, sqlite};
+    use strata::store::{sqlite, sqlite::ddl};
     let dir = std::env::temp_dir().join(format!("strata-typed-single-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -359,7 +359,7 @@ async fn single_types() {
             {"type": "api::homepage.homepage", "key": "home", "data": {"headline": "Welcome"}}]}"#,
     )
     .unwrap();
-    store::import_dataset(&mut conn, model, &dataset, &|_, _| {}).unwrap();
+    sqlite::import::import_dataset(&mut conn, model, &dataset, &|_, _| {}).unwrap();
     let home = client.find_single(&query).await.unwrap().expect("an entry");
     assert_eq!(home.headline.as_ref().map(String::as_str), Some("Welcome"));
     let target = format!("/api/homepage?{}", query.to_query_string());

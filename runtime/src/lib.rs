@@ -16,6 +16,7 @@
 pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod clock;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod query;

@@ -13,8 +13,9 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use strata_runtime::schema;
-use strata_runtime::store::open::Opened;
-use strata_runtime::store::{DatabaseUrl, OpenOptions, Store, import, sqlite};
+use strata_runtime::store::Opened;
+use strata_runtime::store::sqlite::{self, import};
+use strata_runtime::store::{DatabaseUrl, OpenOptions, Store};
 
 use super::config::Config;
 
@@ -90,14 +91,15 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("strata.toml"));
     let (config, _) = Config::load(&config_path, args.config.is_some())?;
-    // A server database is created and imported at once (new databases only).
-    let postgres = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
+    // A server database (PostgreSQL, MySQL) is created and imported at once (new
+    // databases only).
+    let server_database = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
     let options = OpenOptions {
         connections: 1,
         public_actions: config.permissions.public.actions(),
         allow_destructive: args.allow_destructive,
         // PostgreSQL, MySQL: a new database is created and imported at once.
-        seed: postgres.then(|| args.file.clone()),
+        seed: server_database.then(|| args.file.clone()),
         ..OpenOptions::default()
     };
     let started = Instant::now();
@@ -116,7 +118,7 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
             }
         }
         Opened::Existing { migrated } => {
-            if postgres {
+            if server_database {
                 bail!(
                     "{url} already has tables: strata imports into a new PostgreSQL or MySQL database only (create an empty one, or import into SQLite)"
                 );

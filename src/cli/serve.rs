@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use strata_runtime::http::{self, AppState};
 use strata_runtime::schema::{self, Model, Origin, SchemaKind};
-use strata_runtime::store::open::Opened;
+use strata_runtime::store::Opened;
 use strata_runtime::store::{DatabaseUrl, OpenOptions, Store};
 
 use super::config::Config;

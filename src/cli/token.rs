@@ -161,7 +161,7 @@ fn create(
         "no API token salt: set API_TOKEN_SALT (as in the Strapi project's .env) or [auth] api_token_salt",
     )?;
     let key = api_token::new_key().map_err(|e| anyhow::anyhow!("no randomness for a key: {e}"))?;
-    let now_ms = strata_runtime::store::ddl::now_ms();
+    let now_ms = strata_runtime::clock::now_ms();
     let token = store.create_api_token(&NewToken {
         name,
         description,

@@ -8,8 +8,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mysql::prelude::Queryable;
-use strata::store::backend::PoolOptions;
 use strata::store::mysql::{MyPool, MyTarget};
+use strata::store::seam::PoolOptions;
 
 /// The server's URL with a database to connect to first.
 pub fn admin_url() -> String {
@@ -55,7 +55,7 @@ impl TestDb {
                 c.query_drop(format!(
                     "CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
                 ))
-                .map_err(|e| strata::store::StoreError::Mysql(e.to_string()))
+                .map_err(|e| strata::store::StoreError::Database(e.to_string()))
             })
             .unwrap();
         let url = super::url_with_database(&admin_url(), &name);
@@ -72,7 +72,7 @@ impl TestDb {
         self.pool()
             .with_conn(|c| {
                 c.query_drop(sql)
-                    .map_err(|e| strata::store::StoreError::Mysql(e.to_string()))
+                    .map_err(|e| strata::store::StoreError::Database(e.to_string()))
             })
             .unwrap();
     }
@@ -83,7 +83,7 @@ impl Drop for TestDb {
         let name = self.name.clone();
         let _ = self.admin.with_conn(|c| {
             c.query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
-                .map_err(|e| strata::store::StoreError::Mysql(e.to_string()))
+                .map_err(|e| strata::store::StoreError::Database(e.to_string()))
         });
     }
 }

@@ -9,8 +9,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use strata::store::DatabaseUrl;
-use strata::store::backend::PoolOptions;
 use strata::store::postgres::{PgPool, PgTarget};
+use strata::store::seam::PoolOptions;
 
 /// The maintenance database URL of the test server.
 pub fn admin_url() -> String {
@@ -139,7 +139,7 @@ pub fn pg_error(e: tokio_postgres::Error) -> strata::store::StoreError {
         Some(db) => format!("{}: {}", db.code().code(), db.message()),
         None => e.to_string(),
     };
-    strata::store::StoreError::Postgres(msg)
+    strata::store::StoreError::Database(msg)
 }
 
 /// A database holding Strapi's own seeded PostgreSQL dump of the blog fixture.

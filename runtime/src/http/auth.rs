@@ -38,9 +38,9 @@ use super::ApiError;
 use super::permissions::RolePermissions;
 use crate::auth::api_token::{self, TokenType};
 use crate::auth::{AuthSecrets, bearer, jwt};
+use crate::clock::now_ms;
 use crate::store::Store;
 use crate::store::credentials::StoredToken;
-use crate::store::ddl::now_ms;
 
 /// Entries a lookup cache holds before it starts over (bounds memory under a flood of
 /// distinct made-up tokens).
@@ -212,6 +212,25 @@ fn user_id(id: &Value) -> Option<i64> {
             s.parse().ok()
         }
         _ => None,
+    }
+}
+
+/// Where a request's grants come from.
+pub enum PermissionSource {
+    /// Fixed grants, whatever the request sends (embedding, tests).
+    Fixed(Arc<RolePermissions>),
+    /// The caller's credentials checked against the store's database: API tokens,
+    /// users-permissions JWTs, else the public role.
+    Credentials(Box<Authenticator>),
+}
+
+impl PermissionSource {
+    /// The grants of the caller that sent this `Authorization` header value.
+    pub fn grants(&self, authorization: Option<&[u8]>) -> Result<Arc<RolePermissions>, ApiError> {
+        match self {
+            PermissionSource::Fixed(p) => Ok(p.clone()),
+            PermissionSource::Credentials(auth) => auth.grants(authorization),
+        }
     }
 }
 

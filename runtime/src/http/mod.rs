@@ -40,14 +40,14 @@ use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
+pub use auth::PermissionSource;
 pub use error::ApiError;
-pub use permissions::{PermissionSource, RolePermissions};
+pub use permissions::RolePermissions;
 
 use crate::query::{self, LocaleSelector, QueryConfig, qs, values};
 use crate::schema::{Origin, SchemaId, SchemaKind};
 use crate::store::Store;
 use crate::store::entry::write_array;
-use crate::store::sqlite::within_budget;
 
 /// Server settings (Strapi's `config/api.js` plus strata's limits).
 #[derive(Debug, Clone)]
@@ -133,7 +133,7 @@ impl AppState {
         config: ServerConfig,
         permissions: PermissionSource,
     ) -> Arc<Self> {
-        let workers = Arc::new(tokio::sync::Semaphore::new(store.backend().size().max(1)));
+        let workers = Arc::new(tokio::sync::Semaphore::new(store.pool().size().max(1)));
         Arc::new(AppState {
             store,
             users_query: users_query(&config),
@@ -395,7 +395,7 @@ async fn serve(
         authorization,
         v4,
     };
-    let wait = state.store.backend().wait_timeout();
+    let wait = state.store.pool().wait_timeout();
     let permit = match tokio::time::timeout(wait, state.workers.clone().acquire_owned()).await {
         Ok(Ok(permit)) => permit,
         Ok(Err(_)) => {
@@ -412,9 +412,10 @@ async fn serve(
     // past it is interrupted (its reads are idempotent) and answered again on a blocking
     // thread, so the event loop is never held longer than the budget.
     if let Some(budget) = state.config.inline_budget
-        && state.store.backend().reads_in_process()
+        && let Some(outcome) = state
+            .store
+            .within_budget(budget, || answer(&state, &request))
     {
-        let outcome = within_budget(budget, || answer(&state, &request));
         if !matches!(outcome, Err(ApiError::OverBudget)) {
             drop(permit);
             return respond(&state, outcome, &headers);
@@ -510,7 +511,7 @@ fn answer(
     }
     // Read before the query, so that the body is at least as new as the generation.
     let conditional = match conditional {
-        Some(c) => match store.backend().data_generation()? {
+        Some(c) => match store.pool().data_generation()? {
             Some(generation) => {
                 if let Some(tag) = state.validators.fresh(&c.key, generation)
                     && etag::matches(&c.if_none_match, &tag)

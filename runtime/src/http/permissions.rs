@@ -1,10 +1,7 @@
-//! Who may do what: the grants of a caller (`find`, `findOne` per type), from the
-//! users-permissions role, an API token or a user's role ([`super::auth`]).
+//! Who may do what: the grants of a caller (`find`, `findOne` per type), made from the
+//! actions of a users-permissions role, an API token or a user's role. Which caller it is
+//! is `auth.rs`'s business ([`super::auth::PermissionSource`]).
 
-use std::sync::Arc;
-
-use super::ApiError;
-use super::auth::Authenticator;
 use crate::query::Permissions;
 use crate::schema::Model;
 
@@ -65,24 +62,5 @@ impl RolePermissions {
     /// True when the role grants nothing at all (then Strapi answers 401, not 403).
     pub fn is_empty(&self) -> bool {
         self.empty
-    }
-}
-
-/// Where a request's grants come from.
-pub enum PermissionSource {
-    /// Fixed grants, whatever the request sends (embedding, tests).
-    Fixed(Arc<RolePermissions>),
-    /// The caller's credentials checked against the store's database: API tokens,
-    /// users-permissions JWTs, else the public role.
-    Credentials(Box<Authenticator>),
-}
-
-impl PermissionSource {
-    /// The grants of the caller that sent this `Authorization` header value.
-    pub fn grants(&self, authorization: Option<&[u8]>) -> Result<Arc<RolePermissions>, ApiError> {
-        match self {
-            PermissionSource::Fixed(p) => Ok(p.clone()),
-            PermissionSource::Credentials(auth) => auth.grants(authorization),
-        }
     }
 }

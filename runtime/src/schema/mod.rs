@@ -11,18 +11,20 @@
 //! `strata-codegen` and `strata-derive` can use it without pulling in a server or a database.
 
 mod error;
+mod ids;
 mod layout;
 mod load;
 mod model;
 pub mod naming;
 mod resolve;
+mod tables;
 
 pub use error::{Problem, SchemaError, SchemaErrors};
-pub use layout::{
-    Column, ColumnDef, ColumnRole, DatabaseLayout, ForeignKeyDef, IndexDef, LinkTable, MorphTable,
-    OnDelete, RelationStorage, SchemaLayout, TableDef,
-};
 pub use model::*;
 pub use resolve::{
     KNOWN_CUSTOM_FIELDS, LoadOptions, RESERVED_ATTRIBUTE_NAMES, load, load_embedded, load_with,
+};
+pub use tables::{
+    Column, ColumnDef, ColumnRole, ColumnType, DatabaseLayout, ForeignKeyDef, IndexDef, LinkTable,
+    MorphTable, OnDelete, RelationStorage, SchemaLayout, TableDef,
 };

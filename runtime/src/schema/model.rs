@@ -6,62 +6,10 @@
 //! nothing in here scans strings per request.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use super::layout::{RelationStorage, SchemaLayout};
-
-/// Index of a schema (content type or component) inside a [`Model`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SchemaId(pub(crate) u32);
-
-impl SchemaId {
-    /// The position of this schema in [`Model::schemas`].
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// Index of an attribute inside its [`Schema`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AttrId(pub(crate) u32);
-
-impl AttrId {
-    /// The position of this attribute in [`Schema::attributes`].
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A schema's unique identifier: `api::article.article`, `plugin::upload.file` or, for a
-/// component, `shared.seo`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Uid(Arc<str>);
-
-impl Uid {
-    /// Wraps a uid string.
-    pub fn new(uid: impl Into<Arc<str>>) -> Self {
-        Uid(uid.into())
-    }
-
-    /// The uid as written in schema files.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for Uid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::borrow::Borrow<str> for Uid {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
+pub use super::ids::{AttrId, SchemaId, Uid};
+use super::tables::{ColumnType, RelationStorage, SchemaLayout};
 
 /// What sort of schema this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -345,71 +293,6 @@ impl ScalarType {
             ScalarType::Date => ColumnType::Date,
             ScalarType::Time => ColumnType::Time,
             ScalarType::DateTime | ScalarType::Timestamp => ColumnType::DateTime,
-        }
-    }
-}
-
-/// The column types of Strapi's layout (see `ColumnType::sqlite_decl` for the declared names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ColumnType {
-    /// Auto-increment integer primary key.
-    Increments,
-    /// `varchar(255)`.
-    String,
-    /// `text`.
-    Text,
-    /// `json` (SQLite) / `jsonb` (PostgreSQL).
-    Json,
-    /// `integer`.
-    Integer,
-    /// `bigint`.
-    BigInteger,
-    /// `float` (SQLite) / `double precision` (PostgreSQL).
-    Float,
-    /// `float` (SQLite) / `decimal(10, 2)` (PostgreSQL).
-    Decimal,
-    /// `boolean`.
-    Boolean,
-    /// `date`.
-    Date,
-    /// `time`.
-    Time,
-    /// `datetime` (SQLite) / `timestamp(6)` (PostgreSQL).
-    DateTime,
-}
-
-impl ColumnType {
-    /// The type as Strapi declares it in SQLite DDL.
-    pub fn sqlite_decl(self) -> &'static str {
-        match self {
-            ColumnType::Increments | ColumnType::Integer => "integer",
-            ColumnType::String => "varchar(255)",
-            ColumnType::Text => "text",
-            ColumnType::Json => "json",
-            ColumnType::BigInteger => "bigint",
-            ColumnType::Float | ColumnType::Decimal => "float",
-            ColumnType::Boolean => "boolean",
-            ColumnType::Date => "date",
-            ColumnType::Time => "time",
-            ColumnType::DateTime => "datetime",
-        }
-    }
-
-    /// The type as Strapi declares it in PostgreSQL DDL.
-    pub fn postgres_decl(self) -> &'static str {
-        match self {
-            ColumnType::Increments => "serial",
-            ColumnType::Integer => "integer",
-            ColumnType::String => "varchar(255)",
-            ColumnType::Text => "text",
-            ColumnType::Json => "jsonb",
-            ColumnType::BigInteger => "bigint",
-            ColumnType::Float => "double precision",
-            ColumnType::Decimal => "decimal(10, 2)",
-            ColumnType::Boolean => "boolean",
-            ColumnType::Date => "date",
-            ColumnType::Time => "time",
-            ColumnType::DateTime => "timestamp(6)",
         }
     }
 }

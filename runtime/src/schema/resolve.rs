@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::error::{Problem, SchemaError, SchemaErrors, json_type_name};
-use super::layout;
 use super::load::{self, SourceFile};
 use super::model::*;
 use super::naming;
+use super::{layout, tables};
 
 /// Options for loading a content model.
 #[derive(Debug, Clone, Default)]
@@ -197,7 +197,7 @@ impl<'a> Resolver<'a> {
                 attributes,
                 attribute_index,
                 declared_indexes: h.declared_indexes.clone(),
-                layout: layout::SchemaLayout::default(),
+                layout: tables::SchemaLayout::default(),
             });
         }
 
@@ -745,7 +745,7 @@ impl<'a> Resolver<'a> {
             target,
             target_uid: target_uid.map(Uid::new),
             side,
-            storage: layout::RelationStorage::None,
+            storage: tables::RelationStorage::None,
         })
     }
 

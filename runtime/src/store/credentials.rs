@@ -11,9 +11,9 @@
 use sea_query::{Alias, Expr, ExprTrait, JoinType, Order, Query as Sql};
 
 use super::StoreError;
-use super::backend::{Cell, Change, Executor, RowRef, Writer, query_map};
-use super::ddl::DocumentIds;
 use super::decode::epoch_ms;
+use super::document_id::DocumentIds;
+use super::seam::{Cell, Change, Executor, RowRef, Writer, query_map};
 use super::settings::{or_empty, role_actions_by_id};
 use super::sql::col;
 use crate::auth::api_token::TokenType;
@@ -396,7 +396,7 @@ impl super::Store {
         &self,
         access_key: &str,
     ) -> Result<Option<(StoredToken, Vec<String>)>, StoreError> {
-        self.backend().with(|exec| {
+        self.pool().with(|exec| {
             let Some(token) = token_by_access_key(exec, access_key)? else {
                 return Ok(None);
             };
@@ -411,7 +411,7 @@ impl super::Store {
     /// The user `id` and the actions of its role, for a JWT; `None` when there is no
     /// such user. Also whether users must have confirmed their email.
     pub fn jwt_user(&self, id: i64) -> Result<Option<(AuthUser, Vec<String>, bool)>, StoreError> {
-        self.backend().with(|exec| {
+        self.pool().with(|exec| {
             let Some(user) = auth_user(exec, id)? else {
                 return Ok(None);
             };
@@ -425,16 +425,16 @@ impl super::Store {
 
     /// Every API token.
     pub fn api_tokens(&self) -> Result<Vec<StoredToken>, StoreError> {
-        self.backend().with(list_tokens)
+        self.pool().with(list_tokens)
     }
 
     /// Creates a content-API token (one transaction).
     pub fn create_api_token(&self, new: &NewToken<'_>) -> Result<StoredToken, TokenWriteError> {
-        self.backend().write(|w| create_token(w, new))
+        self.pool().write(|w| create_token(w, new))
     }
 
     /// Deletes a token by name or id (one transaction).
     pub fn revoke_api_token(&self, name_or_id: &str) -> Result<StoredToken, TokenWriteError> {
-        self.backend().write(|w| revoke_token(w, name_or_id))
+        self.pool().write(|w| revoke_token(w, name_or_id))
     }
 }

@@ -4,8 +4,8 @@
 //! PostgreSQL, as Strapi's drivers hand them over: see [`Cell`]), decimals
 //! and floats as numbers, json and blocks parsed (twice when double-encoded).
 
-use super::backend::Cell;
 use super::canonical;
+use super::seam::Cell;
 use serde_json::{Number, Value as Json};
 
 use crate::query::values;

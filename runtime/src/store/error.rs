@@ -11,15 +11,22 @@ pub enum StoreError {
         /// What is wrong with it.
         reason: String,
     },
-    /// SQLite reported an error.
+    /// The database refused or failed a statement for a reason none of the other variants
+    /// names; the message is the database's own.
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// PostgreSQL reported an error.
-    #[error("database error: {0}")]
-    Postgres(String),
-    /// MySQL or MariaDB reported an error.
-    #[error("database error: {0}")]
-    Mysql(String),
+    Database(String),
+    /// Another connection held a lock for longer than a statement may wait (or, under a
+    /// time budget, at all). The statement can be run again.
+    #[error("the database is busy: {0}")]
+    Busy(String),
+    /// A statement ran past the time budget its caller set
+    /// ([`crate::store::seam::Pool::within_budget`]). Reads can be run again without one.
+    #[error("a statement ran past its time budget")]
+    Interrupted,
+    /// A write broke a constraint of the database (unique, foreign key, not null, check):
+    /// the message says which.
+    #[error("a constraint of the database was broken: {0}")]
+    Constraint(String),
     /// A table the statement needs does not exist.
     #[error("missing table: {0}")]
     MissingTable(String),
@@ -31,7 +38,7 @@ pub enum StoreError {
     /// terminated it). Reads are retried once on a fresh connection; then a 503.
     #[error("lost the database connection: {0}")]
     ConnectionLost(String),
-    /// A bound value that the column's type cannot hold (a 400).
+    /// Bad data: a bound value that the column's type cannot hold (a 400).
     #[error("invalid value: {0}")]
     InvalidValue(String),
     /// The database does not have the tables and columns the model needs.
@@ -50,17 +57,11 @@ pub enum StoreError {
 
 impl StoreError {
     /// Whether a statement was interrupted because its time budget ran out
-    /// ([`crate::store::sqlite::within_budget`]), or found the database locked by another
-    /// connection (which a read on a budget does not wait for, and which was waited for
-    /// as long as allowed otherwise); the read can be run again without a budget.
+    /// ([`crate::store::seam::Pool::within_budget`]), or found the database locked by
+    /// another connection (which a read on a budget does not wait for, and which was
+    /// waited for as long as allowed otherwise); the read can be run again without a
+    /// budget.
     pub fn is_interrupted(&self) -> bool {
-        matches!(
-            self,
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(
-                    e.code,
-                    rusqlite::ErrorCode::OperationInterrupted | rusqlite::ErrorCode::DatabaseBusy
-                )
-        )
+        matches!(self, StoreError::Interrupted | StoreError::Busy(_))
     }
 }

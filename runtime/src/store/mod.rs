@@ -1,57 +1,53 @@
-//! The storage engine: Strapi v5's exact database layout, on embedded SQLite or on
-//! PostgreSQL, behind one backend seam.
+//! The storage engine: Strapi v5's exact database layout, on embedded SQLite, PostgreSQL
+//! or MySQL/MariaDB, behind one seam.
 //!
-//! * `url.rs`: database URLs (`sqlite://path`, `?mode=ro`, `sqlite::memory:`,
-//!   `postgres://…`).
-//! * `backend.rs`: the seam: [`Backend`] (a pool), `Executor` (runs a sea-query statement
-//!   on one connection), `RowRef`/`Cell` (backend-neutral column values).
-//! * `sqlite.rs`, `postgres.rs`, `mysql.rs`: the three backends; `tls.rs`: TLS to
-//!   PostgreSQL (`sslmode`).
+//! * `seam.rs`: the seam every database implements: [`seam::Pool`] (a pool that lends one
+//!   connection per read or transaction), `Executor`/`Writer` (run sea-query statements
+//!   on one connection), `RowRef`/`Cell` (database-neutral column values).
+//! * `sqlite/`, `postgres/`, `mysql/`: one folder per database. Each owns everything
+//!   about its driver (pool, executor, transactions, error mapping, TLS where it applies,
+//!   its DDL and provisioning), and no other module names the driver.
+//! * `url.rs`: database URLs; `options.rs`: [`OpenOptions`] and [`Opened`];
+//!   `open.rs`: [`Store::open`], which picks the folder the URL names;
+//!   `provision.rs`: what the server databases share when they create or migrate.
 //! * `sql.rs`: the planner, `Query` → sea-query statements for a [`sql::Dialect`].
-//! * `read.rs`: runs a request through an executor; `decode.rs`: cells → Strapi's JSON.
+//! * `read.rs`: runs a request through an executor; `decode.rs`: cells → Strapi's JSON;
+//!   `entry.rs`: entries as JSON text; `canonical.rs`: stored JSON copied as it is.
 //! * `settings.rs`: i18n settings and role grants read from Strapi's tables.
 //! * `credentials.rs`: API tokens, users and role grants behind authentication, and
-//!   `strata token`'s writes (the one place the store writes outside import/DDL).
-//! * `error.rs`: [`StoreError`].
-//! * `ddl.rs`: the DDL of a fresh database (Strapi's own statements, from the model's layout).
-//! * `migrate.rs`: checking an existing database against the model; additive migrations.
-//! * `import.rs`: `strata import` (the dataset format of `dataset-format.md`).
+//!   `strata token`'s writes.
+//! * `document_id.rs`: Strapi's documentIds.
+//! * `error.rs`: [`StoreError`], which says what went wrong, never which driver.
 //!
 //! SQL text is produced only by sea-query (DML) or from identifiers the model computed
 //! (DDL); user input is always bound as a parameter.
 
-pub mod backend;
-mod canonical;
 pub mod credentials;
-pub mod ddl;
 pub mod decode;
+pub mod document_id;
 pub mod entry;
-mod error;
-pub mod import;
-pub mod migrate;
 pub mod mysql;
-pub mod mysql_ddl;
 pub mod open;
+pub mod options;
 pub mod postgres;
-pub mod postgres_ddl;
+pub(crate) mod provision;
 pub mod read;
-mod server_schema;
+pub mod seam;
 pub mod settings;
 pub mod sql;
 pub mod sqlite;
-pub mod tls;
 pub mod url;
 
-pub use backend::Backend;
-pub use ddl::create_database;
+mod canonical;
+mod error;
+
 pub use entry::Entry;
 pub use error::StoreError;
-pub use import::{ImportError, ImportReport, import_dataset};
-pub use migrate::{MigrationPlan, plan, verify};
-pub use open::OpenOptions;
+pub use options::{OpenOptions, Opened};
 pub use read::{Page, Reader, RowPlans};
 /// The statement builder the planner writes with (for benchmarks and inspection).
 pub use sea_query;
+pub use seam::Pool;
 pub use settings::Settings;
 pub use url::DatabaseUrl;
 
@@ -67,7 +63,7 @@ use crate::schema::Model;
 /// inside `tokio::task::spawn_blocking`.
 pub struct Store {
     model: Arc<Model>,
-    backend: Backend,
+    pool: Box<dyn Pool>,
     settings: Settings,
     url: DatabaseUrl,
     /// How each schema's rows become JSON, worked out once.
@@ -83,17 +79,21 @@ impl Store {
         model: Arc<Model>,
         readers: usize,
     ) -> Result<Store, StoreError> {
-        let backend = open::connect(url, readers, &OpenOptions::default())?;
-        Store::over(backend, url, model)
+        let pool = open::connect(url, readers, &OpenOptions::default())?;
+        Store::over(pool, url, model)
     }
 
     /// A store over an open backend: reads the settings.
-    fn over(backend: Backend, url: &DatabaseUrl, model: Arc<Model>) -> Result<Store, StoreError> {
-        let settings = backend.with(settings::read_settings)?;
+    fn over(
+        pool: Box<dyn Pool>,
+        url: &DatabaseUrl,
+        model: Arc<Model>,
+    ) -> Result<Store, StoreError> {
+        let settings = pool.with(settings::read_settings)?;
         Ok(Store {
             row_plans: RowPlans::new(&model),
             model,
-            backend,
+            pool,
             settings,
             url: url.clone(),
         })
@@ -115,8 +115,27 @@ impl Store {
     }
 
     /// The connection pool.
-    pub fn backend(&self) -> &Backend {
-        &self.backend
+    pub fn pool(&self) -> &dyn Pool {
+        self.pool.as_ref()
+    }
+
+    /// Runs `f` so that its reads on this thread are interrupted once `budget` has passed
+    /// (they fail with an error for which [`StoreError::is_interrupted`] holds), when the
+    /// database offers that ([`Pool::within_budget`]: SQLite does); `None`, without
+    /// running `f`, when it does not.
+    pub fn within_budget<T>(
+        &self,
+        budget: std::time::Duration,
+        f: impl FnOnce() -> T,
+    ) -> Option<T> {
+        let mut f = Some(f);
+        let mut out = None;
+        self.pool.within_budget(budget, &mut || {
+            if let Some(f) = f.take() {
+                out = Some(f());
+            }
+        });
+        out
     }
 
     /// Runs `f` with a reader on a pooled connection. A read that fails because its
@@ -126,7 +145,7 @@ impl Store {
         f: impl Fn(&Reader<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let run = || {
-            self.backend.with(|exec| {
+            self.pool.with(|exec| {
                 f(&Reader::new(
                     exec,
                     &self.model,
@@ -148,7 +167,7 @@ impl Store {
 
     /// The actions granted to a users-permissions role type (`public`).
     pub fn role_actions(&self, role_type: &str) -> Result<Vec<String>, StoreError> {
-        self.backend
+        self.pool
             .with(|exec| settings::role_actions(exec, role_type))
     }
 

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use sea_query::{Alias, ExprTrait, Func, Order, Query as Sql, SelectStatement};
 
 use super::StoreError;
-use super::backend::{Executor, RowRef};
 use super::decode::{self, Decode};
 use super::entry::Entry;
+use super::seam::{Executor, RowRef};
 use super::sql::{Builder, RelatedPlan, SortGroup, col, column_role};
 use crate::query::{
     Conjunction, Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,

@@ -7,7 +7,7 @@
 use sea_query::{Alias, Expr, ExprTrait, JoinType, Order, Query as Sql};
 
 use super::StoreError;
-use super::backend::{Executor, query_map};
+use super::seam::{Executor, query_map};
 use super::sql::col;
 
 /// i18n settings of a database.

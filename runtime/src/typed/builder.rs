@@ -8,7 +8,7 @@
 //! `pageSize` to its `maxLimit`, 100 by default).
 
 use super::filter::{Filter, Sort, resolve_field};
-use super::populate::{PopulateArg, insert_entry};
+use super::populate::{PopulateArg, insert_entry, select_field_refs};
 use super::{ContentType, Typed, TypedQuery};
 use crate::query::{
     FieldRef, LocaleSelector, PageMode, PopulateEntry, PopulateKey, PopulateKind, PopulateOptions,
@@ -36,17 +36,6 @@ pub trait SelectField: Copy + 'static {
     note = "`locale`, `locales` and `all_locales` apply to types with `pluginOptions.i18n.localized: true`"
 )]
 pub trait Localized: ContentType {}
-
-/// `fields` in canonical form: no `id`/`documentId` (always selected), no duplicates.
-pub(crate) fn select_field_refs(fields: impl IntoIterator<Item = FieldRef>) -> Vec<FieldRef> {
-    let mut out: Vec<FieldRef> = Vec::new();
-    for f in fields {
-        if !matches!(f, FieldRef::Id | FieldRef::DocumentId) && !out.contains(&f) {
-            out.push(f);
-        }
-    }
-    out
-}
 
 impl<T: ContentType + Typed> TypedQuery<T> {
     /// `filters`: entries must match `filter`; calling it again ANDs.

@@ -19,7 +19,6 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use super::builder::select_field_refs;
 use super::filter::{Filter, Marker, SchemaRef, Sort, attr_target, resolve_attr};
 use super::{SelectField, Typed};
 use crate::query::{
@@ -420,4 +419,15 @@ impl<P, F: Marker + Populatable> PopulateArg<P> for NotPopulatable<P, F> {
             },
         }
     }
+}
+
+/// `fields` in canonical form: no `id`/`documentId` (always selected), no duplicates.
+pub(crate) fn select_field_refs(fields: impl IntoIterator<Item = FieldRef>) -> Vec<FieldRef> {
+    let mut out: Vec<FieldRef> = Vec::new();
+    for f in fields {
+        if !matches!(f, FieldRef::Id | FieldRef::DocumentId) && !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
 }

@@ -19,7 +19,7 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, params_from_iter};
 
 use crate::store::StoreError;
-use crate::store::ddl::quote;
+use crate::store::sqlite::render::quote;
 
 /// Rows per statement: 128 rows of at most a handful of columns stay far below SQLite's
 /// limit on bound parameters (32,766).

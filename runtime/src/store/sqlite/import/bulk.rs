@@ -27,7 +27,7 @@ use rusqlite::{Connection, OptionalExtension};
 
 use crate::schema::Model;
 use crate::store::StoreError;
-use crate::store::ddl::quote;
+use crate::store::sqlite::render::quote;
 
 /// The built-in types whose rows every database starts with (the default locale, the
 /// roles and their permissions, upload folders): settings, not content.

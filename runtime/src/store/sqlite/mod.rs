@@ -1,7 +1,16 @@
-//! SQLite connections: opening with strata's pragmas, a small pool of read connections
-//! (WAL lets readers run beside the writer), running sea-query statements with their
-//! bound values through rusqlite's prepared-statement cache, and reads within a time
-//! budget ([`within_budget`]).
+//! Embedded SQLite (rusqlite, bundled): everything strata does with it, and the only
+//! place outside tests that names rusqlite.
+//!
+//! * this file: connections with strata's pragmas, [`SqlitePool`] (a small pool of
+//!   connections; WAL lets readers run beside the writer) implementing the seam's
+//!   [`Pool`], the executor (sea-query statements with their bound values through
+//!   rusqlite's prepared-statement cache), reads within a time budget
+//!   ([`within_budget`]), and the mapping of rusqlite's errors to [`StoreError`];
+//! * `render.rs`: Strapi's SQLite DDL text; `ddl.rs`: a fresh database and the rows
+//!   Strapi expects in one; `migrate.rs`: checking and migrating an existing database;
+//! * `import.rs`, `import/`: `strata import` into an SQLite database;
+//! * `scratch.rs`: the rows of a database strata would create, made in memory, for the
+//!   server databases to copy.
 
 use std::cell::Cell as StdCell;
 use std::path::Path;
@@ -14,7 +23,16 @@ use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 use sea_query::{InsertStatement, SelectStatement, SqliteQueryBuilder};
 
-use super::backend::{Cell, Change, Executor, RowRef, Writer, count_key, count_rows, record};
+pub mod ddl;
+pub mod import;
+pub mod migrate;
+pub mod provision;
+pub mod render;
+pub mod scratch;
+
+use super::seam::{
+    Cell, Change, Executor, Pool, RecordedStatement, RowRef, Writer, count_key, count_rows, record,
+};
 use super::sql::Dialect;
 use super::{DatabaseUrl, StoreError};
 
@@ -167,11 +185,11 @@ fn ensure_parent(p: &Path) -> Result<(), StoreError> {
 }
 
 /// A fixed set of connections handed out one at a time, each with its count cache.
-pub struct Pool {
+pub struct SqlitePool {
     idle: Mutex<Vec<(Connection, CountCache)>>,
     available: Condvar,
     size: usize,
-    /// The pool's data generation (see [`Pool::generation`]), shared with every
+    /// The pool's data generation (see [`SqlitePool::generation`]), shared with every
     /// connection's [`CountCache`].
     generation: Arc<AtomicU64>,
 }
@@ -208,12 +226,12 @@ impl CountCache {
 /// Entries a count cache holds before it starts over.
 const COUNT_CACHE_ENTRIES: usize = 1024;
 
-impl Pool {
+impl SqlitePool {
     /// A pool over these connections.
     pub fn new(conns: Vec<Connection>) -> Self {
         let size = conns.len();
         let generation = Arc::new(AtomicU64::new(0));
-        Pool {
+        SqlitePool {
             size,
             idle: Mutex::new(
                 conns
@@ -236,7 +254,7 @@ impl Pool {
     /// the database changed in between, by any connection or process. Exact: a commit
     /// made elsewhere moves the `data_version` of every other connection, and whichever
     /// pooled connection looks first after it moves the generation (on this call, or an
-    /// earlier one after the commit); the pool's own writes move it in [`Pool::write`].
+    /// earlier one after the commit); the pool's own writes move it in [`SqlitePool::write`].
     /// It may move without a change (each connection sees a commit once), never the
     /// other way. It starts over with the process, so it only compares within one.
     pub fn generation(&self) -> Result<u64, StoreError> {
@@ -256,7 +274,7 @@ impl Pool {
         self.with_cache(|conn, _| f(conn))
     }
 
-    /// [`Pool::with`], with the connection's count cache.
+    /// [`SqlitePool::with`], with the connection's count cache.
     pub fn with_cache<T>(
         &self,
         f: impl FnOnce(&mut Connection, &mut CountCache) -> T,
@@ -285,7 +303,7 @@ impl Pool {
     }
 }
 
-impl Pool {
+impl SqlitePool {
     /// Runs `f` with an [`Executor`] (and the connection's count cache) inside one
     /// read transaction: every statement of a request reads the same snapshot, and the
     /// file lock is taken once rather than per statement (each statement on its own
@@ -485,7 +503,7 @@ impl Writer for SqliteExecutor<'_> {
 /// [`open_connection`] so that it runs with the store's settings.
 pub fn run_bare(
     conn: &mut Connection,
-    statements: &[super::backend::RecordedStatement],
+    statements: &[RecordedStatement],
 ) -> Result<usize, StoreError> {
     let tx = conn.transaction().map_err(map_error)?;
     let mut cells = 0;
@@ -520,12 +538,68 @@ impl RowRef for SqliteRow<'_, '_> {
     }
 }
 
-/// SQLite's "no such table" is [`StoreError::MissingTable`].
+/// rusqlite's errors as what went wrong: "no such table" is
+/// [`StoreError::MissingTable`], an interrupt (a time budget ran out)
+/// [`StoreError::Interrupted`], a lock [`StoreError::Busy`], a broken constraint
+/// [`StoreError::Constraint`]; anything else [`StoreError::Database`] with SQLite's message.
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode;
+        let text = e.to_string();
+        if let Some(table) = text.strip_prefix("no such table: ") {
+            return StoreError::MissingTable(table.to_string());
+        }
+        match &e {
+            rusqlite::Error::SqliteFailure(f, _) => match f.code {
+                ErrorCode::OperationInterrupted => StoreError::Interrupted,
+                ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Busy(text),
+                ErrorCode::ConstraintViolation => StoreError::Constraint(text),
+                _ => StoreError::Database(text),
+            },
+            _ => StoreError::Database(text),
+        }
+    }
+}
+
 fn map_error(e: rusqlite::Error) -> StoreError {
-    let text = e.to_string();
-    match text.strip_prefix("no such table: ") {
-        Some(table) => StoreError::MissingTable(table.to_string()),
-        None => StoreError::Sqlite(e),
+    StoreError::from(e)
+}
+
+impl Pool for SqlitePool {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    /// A request waits up to 5 s for one of the pool's connections.
+    fn wait_timeout(&self) -> Duration {
+        Duration::from_secs(5)
+    }
+
+    fn data_generation(&self) -> Result<Option<u64>, StoreError> {
+        self.generation().map(Some)
+    }
+
+    fn within_budget(&self, budget: Duration, f: &mut dyn FnMut()) -> bool {
+        within_budget(budget, f);
+        true
+    }
+
+    fn read(
+        &self,
+        f: &mut dyn FnMut(&dyn Executor) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        SqlitePool::read(self, f)
+    }
+
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&dyn Writer) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.write(f)
     }
 }
 

@@ -5,7 +5,7 @@
 //! `integer not null primary key autoincrement`, declared types from
 //! [`ColumnType::sqlite_decl`], `null` columns, named foreign-key constraints, named
 //! indexes), plus Strapi's own admin and internal tables (`admin_*`, `strapi_*`, copied
-//! verbatim from a fresh Strapi boot in `ddl/strapi_system.sql`), and seeds what Strapi
+//! verbatim from a fresh Strapi boot in `sqlite/strapi_system.sql`), and seeds what Strapi
 //! looks for at boot: the 8 internal migration names, the default-locale setting, the
 //! join-table repair flag and the two users-permissions roles. `strapi_database_schema`
 //! stays empty, so a Strapi pointed at the file adopts it without migrating data.
@@ -15,17 +15,16 @@
 //!
 //! Statements are formatted only from identifiers the model computed; values are bound.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
-use crate::schema::{
-    AttributeKind, ColumnType, IndexDef, Model, OnDelete, RelationStorage, Schema, TableDef,
-};
+use super::render::{quote, table_statements};
+use crate::clock::now_ms;
+use crate::schema::{AttributeKind, Model, RelationStorage, Schema};
+use crate::store::StoreError;
+use crate::store::document_id::DocumentIds;
 
 /// Strapi's admin and internal tables, one statement per line (see the file's header).
-const STRAPI_SYSTEM_DDL: &str = include_str!("ddl/strapi_system.sql");
+const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 
 /// The internal migrations Strapi 5.54 records on a fresh database. A database without them
 /// makes Strapi run them at boot, and `core::5.0.0-discard-drafts` would duplicate every draft.
@@ -45,140 +44,6 @@ pub const DEFAULT_LOCALE_KEY: &str = "plugin_i18n_default_locale";
 
 /// The core-store key that tells Strapi its one-time link-table repair already ran.
 pub const JOIN_TABLE_REPAIR_KEY: &str = "strapi_unidirectional-join-table-repair-ran";
-
-/// Quotes an identifier with backticks, as Strapi's SQLite DDL does.
-pub(crate) fn quote(ident: &str) -> String {
-    format!("`{}`", ident.replace('`', "``"))
-}
-
-/// The `create table` statement Strapi issues for `table`.
-pub fn create_table_sql(table: &TableDef) -> String {
-    create_table_sql_with(table, &[])
-}
-
-/// [`create_table_sql`] with extra `(column, declared type)` pairs after the model's
-/// columns (used to keep columns strata does not own when a table is rebuilt).
-pub(crate) fn create_table_sql_with(table: &TableDef, extra: &[(String, String)]) -> String {
-    let mut parts: Vec<String> = table
-        .columns
-        .iter()
-        .map(|c| match c.ty {
-            ColumnType::Increments => {
-                format!(
-                    "{} integer not null primary key autoincrement",
-                    quote(&c.name)
-                )
-            }
-            ty => format!("{} {} null", quote(&c.name), ty.sqlite_decl()),
-        })
-        .collect();
-    parts.extend(
-        extra
-            .iter()
-            .map(|(name, decl)| format!("{} {decl} null", quote(name))),
-    );
-    for fk in &table.foreign_keys {
-        let action = match fk.on_delete {
-            OnDelete::Cascade => "CASCADE",
-            OnDelete::SetNull => "SET NULL",
-        };
-        parts.push(format!(
-            "constraint {} foreign key({}) references {}({}) on delete {action}",
-            quote(&fk.name),
-            quote(&fk.column),
-            quote(&fk.ref_table),
-            quote(&fk.ref_column)
-        ));
-    }
-    format!("create table {} ({})", quote(&table.name), parts.join(", "))
-}
-
-/// The `create [unique] index` statement Strapi issues for `index` on `table`.
-pub fn create_index_sql(table: &str, index: &IndexDef) -> String {
-    format!(
-        "create {}index {} on {} ({})",
-        if index.unique { "unique " } else { "" },
-        quote(&index.name),
-        quote(table),
-        index
-            .columns
-            .iter()
-            .map(|c| quote(c))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-}
-
-/// Every statement that creates `table` and its indexes, in Strapi's order.
-pub fn table_statements(table: &TableDef) -> Vec<String> {
-    let mut out = vec![create_table_sql(table)];
-    out.extend(
-        table
-            .indexes
-            .iter()
-            .map(|ix| create_index_sql(&table.name, ix)),
-    );
-    out
-}
-
-/// The current time as epoch milliseconds (how Strapi stores datetimes on SQLite).
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-/// Generates documentIds shaped like Strapi's cuid2 ids: 24 characters, a lower-case
-/// letter then 23 lower-case letters or digits, from the operating system's randomness.
-#[derive(Debug, Default)]
-pub struct DocumentIds {
-    buf: Vec<u8>,
-}
-
-impl DocumentIds {
-    /// A new generator.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    fn byte(&mut self) -> Result<u8, StoreError> {
-        if self.buf.is_empty() {
-            let mut fresh = vec![0u8; 4096];
-            getrandom::fill(&mut fresh)
-                .map_err(|e| StoreError::Other(format!("no randomness for documentIds: {e}")))?;
-            self.buf = fresh;
-        }
-        self.buf
-            .pop()
-            .ok_or_else(|| StoreError::Other("no randomness for documentIds".into()))
-    }
-
-    /// The next documentId.
-    pub fn next_id(&mut self) -> Result<String, StoreError> {
-        const ALPHABET: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-        let mut id = String::with_capacity(24);
-        while id.is_empty() {
-            // Rejection sampling keeps the letters uniform (234 = 9 × 26).
-            let b = self.byte()?;
-            if b < 234 {
-                id.push(char::from(ALPHABET[usize::from(b % 26)]));
-            }
-        }
-        while id.len() < 24 {
-            let b = self.byte()?;
-            if b < 252 {
-                id.push(char::from(ALPHABET[usize::from(b % 36)]));
-            }
-        }
-        Ok(id)
-    }
-}
-
-/// One fresh documentId (see [`DocumentIds`]).
-pub fn generate_document_id() -> Result<String, StoreError> {
-    DocumentIds::new().next_id()
-}
 
 /// Sets the connection pragmas strata relies on: foreign keys (Strapi's cascades) and,
 /// for files, the WAL journal. Must run outside a transaction.

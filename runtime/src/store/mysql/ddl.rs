@@ -1,7 +1,7 @@
 //! MySQL/MariaDB databases at open time: creating Strapi's layout in a database that has
 //! no tables, migrating an existing one additively, and checking one against the model.
 //!
-//! A new database gets Strapi's own tables verbatim (`ddl/strapi_system_mysql.sql`, from
+//! A new database gets Strapi's own tables verbatim (`mysql/strapi_system.sql`, from
 //! a Strapi 5.54 boot on MariaDB), the model's tables with Strapi's column types
 //! (`int(10) unsigned` keys and join columns, `double unsigned` orders, `datetime(6)`,
 //! `time(3)`, `tinyint(1)`, `longtext … CHECK (json_valid(…))`…), indexes and unique keys,
@@ -15,21 +15,20 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::MyPool;
+use crate::schema::{ColumnType, Model, OnDelete, TableDef};
+use crate::store::StoreError;
+use crate::store::options::{OpenOptions, Opened};
+use crate::store::provision::{
+    AddStep, Columns, ROWS_PER_INSERT, StoredValue, TableRows, additive_steps, missing,
+};
+use crate::store::sql::mysql_datetime;
+use crate::store::sqlite::scratch::scratch_database;
 use mysql::prelude::Queryable;
 use mysql::{Params, Value};
-use rusqlite::types::Value as SqlValue;
-
-use super::StoreError;
-use super::mysql::MyPool;
-use super::open::{OpenOptions, Opened};
-use super::server_schema::{
-    AddStep, Columns, ROWS_PER_INSERT, TableRows, additive_steps, missing, scratch_database,
-};
-use super::sql::mysql_datetime;
-use crate::schema::{ColumnType, Model, OnDelete, TableDef};
 
 /// Strapi's own tables on MariaDB, one `CREATE TABLE` per line.
-const STRAPI_SYSTEM_DDL: &str = include_str!("ddl/strapi_system_mysql.sql");
+const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 
 /// Creates, migrates or only checks the database at open (see the module's doc).
 pub fn prepare(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
@@ -47,8 +46,8 @@ pub fn layout_problems(pool: &MyPool, model: &Model) -> Result<Vec<String>, Stor
 
 fn sql_error(e: mysql::Error) -> StoreError {
     match e {
-        mysql::Error::MySqlError(m) => StoreError::Mysql(format!("{} ({})", m.message, m.code)),
-        other => StoreError::Mysql(other.to_string()),
+        mysql::Error::MySqlError(m) => StoreError::Database(format!("{} ({})", m.message, m.code)),
+        other => StoreError::Database(other.to_string()),
     }
 }
 
@@ -264,20 +263,20 @@ fn copy_rows(
             }
         }
         conn.exec_drop(sql, Params::Positional(values))
-            .map_err(|e| StoreError::Mysql(format!("copying {table}: {}", sql_error(e))))?;
+            .map_err(|e| StoreError::Database(format!("copying {table}: {}", sql_error(e))))?;
     }
     Ok(())
 }
 
-/// An SQLite value as a MySQL parameter; epoch ms become `DATETIME` text.
-fn value(v: &SqlValue, datetime: bool) -> Value {
+/// A stored value as a MySQL parameter; epoch ms become `DATETIME` text.
+fn value(v: &StoredValue, datetime: bool) -> Value {
     match v {
-        SqlValue::Null => Value::NULL,
-        SqlValue::Integer(ms) if datetime => Value::Bytes(mysql_datetime(*ms).into_bytes()),
-        SqlValue::Integer(i) => Value::Int(*i),
-        SqlValue::Real(f) => Value::Double(*f),
-        SqlValue::Text(t) => Value::Bytes(t.clone().into_bytes()),
-        SqlValue::Blob(b) => Value::Bytes(b.clone()),
+        StoredValue::Null => Value::NULL,
+        StoredValue::Integer(ms) if datetime => Value::Bytes(mysql_datetime(*ms).into_bytes()),
+        StoredValue::Integer(i) => Value::Int(*i),
+        StoredValue::Real(f) => Value::Double(*f),
+        StoredValue::Text(t) => Value::Bytes(t.clone().into_bytes()),
+        StoredValue::Blob(b) => Value::Bytes(b.clone()),
     }
 }
 

@@ -12,7 +12,7 @@ use super::stream::{Item, Section, for_each_item};
 use super::values::{json_type, parse_timestamp, path_index, path_key};
 use super::{DATASET_FORMAT, ImportError, Problems};
 use crate::schema::{Model, Schema, SchemaKind};
-use crate::store::ddl::quote;
+use crate::store::sqlite::render::quote;
 
 /// The most locales one dataset may use (a document's rows are tracked in 64-bit masks).
 pub(crate) const MAX_LOCALES: usize = 64;
@@ -705,7 +705,7 @@ pub(crate) fn build(
         None => conn
             .query_row(
                 "select `value` from `strapi_core_store_settings` where `key` = ?1 and `environment` is null and `tag` is null limit 1",
-                [crate::store::ddl::DEFAULT_LOCALE_KEY],
+                [crate::store::sqlite::ddl::DEFAULT_LOCALE_KEY],
                 |r| r.get::<_, Option<String>>(0),
             )
             .optional()

@@ -1,6 +1,12 @@
-//! PostgreSQL: an async pool (tokio-postgres + deadpool-postgres) behind the synchronous
-//! [`Executor`] seam, the binder from sea-query values to PostgreSQL's binary formats,
-//! and the decoder of result columns into [`Cell`]s.
+//! PostgreSQL: everything strata does with it, and the only place outside tests that
+//! names tokio-postgres or deadpool-postgres.
+//!
+//! * this file: an async pool (tokio-postgres + deadpool-postgres) behind the synchronous
+//!   seam ([`Pool`], [`Executor`]), the binder from sea-query values to PostgreSQL's
+//!   binary formats, the decoder of result columns into [`Cell`]s, and the mapping of
+//!   the driver's errors to [`StoreError`];
+//! * `tls.rs`: TLS on rustls with libpq's `sslmode` meanings;
+//! * `ddl.rs`: Strapi's layout on PostgreSQL (create, check, migrate additively).
 //!
 //! The pool runs on the store's own small tokio runtime (one worker thread that drives
 //! the connections), so the store is usable from any blocking thread: the HTTP server's
@@ -28,11 +34,16 @@ use sea_query::{Alias, InsertStatement, PostgresQueryBuilder, SelectStatement};
 use tokio_postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use tokio_postgres::{NoTls, Row};
 
+pub mod ddl;
+pub mod tls;
+
 use super::StoreError;
-use super::backend::{Cell, Change, Executor, PoolOptions, RowRef, Writer, count_key, record};
+use super::seam::{
+    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, Writer, count_key, record,
+};
 use super::sql::Dialect;
-use super::tls::SslChoice;
 use crate::query::values;
+use tls::SslChoice;
 
 /// Days from 1970-01-01 to 2000-01-01, PostgreSQL's epoch.
 const PG_EPOCH_DAYS: i64 = 10_957;
@@ -329,6 +340,34 @@ impl PgPool {
     }
 }
 
+impl StorePool for PgPool {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn size(&self) -> usize {
+        PgPool::size(self)
+    }
+
+    fn wait_timeout(&self) -> Duration {
+        PgPool::wait_timeout(self)
+    }
+
+    fn read(
+        &self,
+        f: &mut dyn FnMut(&dyn Executor) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.with(f)
+    }
+
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&dyn Writer) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.write(f)
+    }
+}
+
 /// The most specific reason of a driver error (its source, else itself).
 fn reason(e: &tokio_postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
@@ -359,7 +398,15 @@ fn statement_error(e: tokio_postgres::Error, at: &str) -> StoreError {
             c if c.starts_with("57P") || c.starts_with("08") => {
                 StoreError::ConnectionLost(format!("PostgreSQL at {at}: {}", db.message()))
             }
-            _ => StoreError::Postgres(format!("{} ({code})", db.message())),
+            // integrity_constraint_violation: unique, foreign key, not null, check.
+            c if c.starts_with("23") => {
+                StoreError::Constraint(format!("{} ({code})", db.message()))
+            }
+            // lock_not_available, deadlock_detected, serialization_failure: run it again.
+            "55P03" | "40P01" | "40001" => {
+                StoreError::Busy(format!("PostgreSQL at {at}: {}", db.message()))
+            }
+            _ => StoreError::Database(format!("{} ({code})", db.message())),
         };
     }
     if e.is_closed() || e.source().is_some_and(|s| s.is::<std::io::Error>()) {
@@ -371,7 +418,7 @@ fn statement_error(e: tokio_postgres::Error, at: &str) -> StoreError {
     {
         return StoreError::InvalidValue(src.to_string());
     }
-    StoreError::Postgres(e.to_string())
+    StoreError::Database(e.to_string())
 }
 
 /// The text of the statement's MVCC snapshot (`xmin:xmax:xip,…`).
@@ -407,10 +454,10 @@ impl Executor for PgExecutor<'_> {
         let rows = self.run(&counted, values, Run::Query)?;
         let row = rows
             .first()
-            .ok_or_else(|| StoreError::Postgres("a count returned no row".into()))?;
+            .ok_or_else(|| StoreError::Database("a count returned no row".into()))?;
         let n = row
             .try_get::<_, i64>(0)
-            .map_err(|e| StoreError::Postgres(e.to_string()))?;
+            .map_err(|e| StoreError::Database(e.to_string()))?;
         let n = u64::try_from(n).unwrap_or(0);
         if let Ok(seen) = row.try_get::<_, String>(1) {
             self.pool.counts.put(key, seen, n);
@@ -554,7 +601,7 @@ impl RowRef for PgRow<'_> {
     fn cell(&self, i: usize) -> Result<Cell<'_>, StoreError> {
         self.0
             .try_get::<_, Cell<'_>>(i)
-            .map_err(|e| StoreError::Postgres(format!("column {i}: {e}")))
+            .map_err(|e| StoreError::Database(format!("column {i}: {e}")))
     }
 }
 

@@ -1,23 +1,25 @@
-//! The backend seam: the one place where the store meets a database driver.
+//! The seam: the one place where the store meets a database. Each database is one folder
+//! (`sqlite/`, `postgres/`, `mysql/`) that implements these traits; nothing outside its
+//! folder names its driver.
 //!
 //! The planner (`sql.rs`) builds sea-query statements for a [`Dialect`]; the read path
-//! (`read.rs`, `settings.rs`) runs them through an [`Executor`] and reads each result row
-//! through [`RowRef`] as backend-neutral [`Cell`]s, which `decode.rs` turns into Strapi's
-//! JSON. Nothing above this seam names a driver.
+//! (`read.rs`, `settings.rs`, `credentials.rs`) runs them through an [`Executor`] and reads
+//! each result row through [`RowRef`] as database-neutral [`Cell`]s, which `decode.rs`
+//! turns into Strapi's JSON.
 //!
-//! A backend is three things of the same shape: a pool ([`Backend`]) that lends one
-//! connection per request, an [`Executor`] over that connection that renders a statement
-//! for its dialect, binds its values and prepares it once per connection, and a
-//! [`RowRef`] that hands out column values as [`Cell`]s. SQLite (`sqlite.rs`),
-//! PostgreSQL (`postgres.rs`) and MySQL/MariaDB (`mysql.rs`) implement it; each has its
-//! own pool, binder and cell decoder, and a `Dialect` arm in `sql.rs`.
+//! A database offers three things of the same shape: a [`Pool`] that lends one connection
+//! per unit of work (a read, or a transaction with a [`Writer`]), an [`Executor`] over that
+//! connection that renders a statement for its dialect, binds its values and prepares it
+//! once per connection, and a [`RowRef`] that hands out column values as [`Cell`]s.
 //!
 //! Invariants:
 //! * every value reaches the database as a bound parameter; the SQL text only ever holds
 //!   identifiers from the model's layout;
-//! * a backend maps its driver's "no such table" to [`StoreError::MissingTable`] and a
-//!   lost or unreachable server to [`StoreError::Unavailable`] (503, retried once on a
-//!   fresh connection by [`crate::store::Store::read`]);
+//! * a database folder maps its driver's errors to what went wrong, never to which driver
+//!   ([`StoreError`]): "no such table" is [`StoreError::MissingTable`], a lost or
+//!   unreachable server [`StoreError::Unavailable`] or [`StoreError::ConnectionLost`]
+//!   (503; reads are retried on a fresh connection by [`crate::store::Store::read`]), a
+//!   broken constraint [`StoreError::Constraint`];
 //! * a [`Cell`] says how the driver handed the value over, not what it means: the
 //!   attribute's [`crate::store::decode::Decode`] decides the JSON.
 
@@ -30,7 +32,6 @@ use sea_query::{
 
 use super::StoreError;
 use super::sql::Dialect;
-
 use std::time::Duration;
 
 /// Settings of a server database's pool (PostgreSQL, MySQL/MariaDB).
@@ -212,7 +213,7 @@ impl Change<'_> {
 }
 
 /// An [`Executor`] inside a transaction that may also change rows
-/// ([`Backend::write`]). The content API never writes; administration (`strata token`)
+/// ([`Pool::transaction`]). The content API never writes; administration (`strata token`)
 /// does, through this and nothing else.
 pub trait Writer: Executor {
     /// Runs an `INSERT`, `UPDATE` or `DELETE`; returns the rows it affected.
@@ -254,87 +255,114 @@ pub fn query_map<T>(
     Ok(out)
 }
 
-/// A pool of connections to one database, of one backend.
-pub enum Backend {
-    /// Embedded SQLite: a fixed set of connections on the caller's threads.
-    Sqlite(super::sqlite::Pool),
-    /// PostgreSQL: an async pool driven by the store's own runtime.
-    Postgres(Box<super::postgres::PgPool>),
-    /// MySQL or MariaDB: the synchronous driver's pool.
-    Mysql(Box<super::mysql::MyPool>),
-}
-
-impl Backend {
-    /// The dialect of this backend.
-    pub fn dialect(&self) -> Dialect {
-        match self {
-            Backend::Sqlite(_) => Dialect::Sqlite,
-            Backend::Postgres(_) => Dialect::Postgres,
-            Backend::Mysql(_) => Dialect::Mysql,
-        }
-    }
+/// A pool of connections to one database: what each database folder (`sqlite/`,
+/// `postgres/`, `mysql/`) offers the store, and the only way the store reaches a
+/// database. The store holds it as `Box<dyn Pool>`; callers use the typed wrappers
+/// [`with`](trait.Pool.html#method.with) and [`write`](trait.Pool.html#method.write) on
+/// `dyn Pool`.
+///
+/// Every method blocks the calling thread on the database; never call one from async code
+/// (use `spawn_blocking`), except [`Pool::within_budget`], which exists for that.
+pub trait Pool: Send + Sync {
+    /// The dialect statements are rendered in.
+    fn dialect(&self) -> Dialect;
 
     /// The number of connections in the pool.
-    pub fn size(&self) -> usize {
-        match self {
-            Backend::Sqlite(pool) => pool.size(),
-            Backend::Postgres(pool) => pool.size(),
-            Backend::Mysql(pool) => pool.size(),
-        }
-    }
-
-    /// Whether reads run in this process, on the calling thread, with no network wait
-    /// (SQLite): they honor [`super::sqlite::within_budget`], so a caller on an event
-    /// loop can run them there within a small time budget.
-    pub fn reads_in_process(&self) -> bool {
-        matches!(self, Backend::Sqlite(_))
-    }
+    fn size(&self) -> usize;
 
     /// How long a request may wait for a free connection before it is answered 503.
-    pub fn wait_timeout(&self) -> std::time::Duration {
-        match self {
-            Backend::Sqlite(_) => std::time::Duration::from_secs(5),
-            Backend::Postgres(pool) => pool.wait_timeout(),
-            Backend::Mysql(pool) => pool.wait_timeout(),
-        }
+    fn wait_timeout(&self) -> Duration;
+
+    /// A number that has moved on whenever the data changed since an earlier call, for
+    /// databases that keep such a counter (SQLite's `PRAGMA data_version`); `None`
+    /// otherwise.
+    fn data_generation(&self) -> Result<Option<u64>, StoreError> {
+        Ok(None)
     }
 
-    /// The data generation of an embedded database ([`super::sqlite::Pool::generation`]):
-    /// it has moved on whenever the data changed since an earlier call. `None` on the
-    /// server backends, which have no such counter. Blocking, as [`Backend::with`].
-    pub fn data_generation(&self) -> Result<Option<u64>, StoreError> {
-        match self {
-            Backend::Sqlite(pool) => pool.generation().map(Some),
-            Backend::Postgres(_) | Backend::Mysql(_) => Ok(None),
-        }
+    /// Runs `f` so that the statements it runs on this thread are interrupted once
+    /// `budget` has passed (they fail with an error for which
+    /// [`StoreError::is_interrupted`] holds), and returns `true`; a database whose reads
+    /// cannot be bounded so (they wait on a network) returns `false` without running `f`
+    /// (the default). This is what lets a caller on an event loop run a read there: SQLite
+    /// offers it.
+    fn within_budget(&self, budget: Duration, f: &mut dyn FnMut()) -> bool {
+        let _ = (budget, f);
+        false
     }
 
-    /// Runs `f`, which only reads, with an executor on one pooled connection (blocking
-    /// the calling thread; never call it from async code, use `spawn_blocking`). On
-    /// SQLite its statements share one read transaction, so they see one snapshot.
+    /// Runs `f`, which only reads, with an executor on one pooled connection. Its
+    /// statements see one snapshot where the database offers one (SQLite: one read
+    /// transaction). Use [`with`](trait.Pool.html#method.with) for a typed result.
+    fn read(
+        &self,
+        f: &mut dyn FnMut(&dyn Executor) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+
+    /// Runs `f` with a [`Writer`] inside one transaction on one pooled connection:
+    /// committed when `f` returns `Ok`, rolled back when it fails (and the connection
+    /// dropped when the transaction could not be ended). Use
+    /// [`write`](trait.Pool.html#method.write) for a typed result.
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&dyn Writer) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+}
+
+impl dyn Pool + '_ {
+    /// Runs `f`, which only reads, with an executor on one pooled connection, and returns
+    /// what it returns ([`Pool::read`]).
     pub fn with<T>(
         &self,
         f: impl FnOnce(&dyn Executor) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        match self {
-            Backend::Sqlite(pool) => pool.read(f),
-            Backend::Postgres(pool) => pool.with(f),
-            Backend::Mysql(pool) => pool.with(f),
-        }
+        let mut f = Some(f);
+        let mut out = None;
+        self.read(&mut |exec| {
+            let f = f.take().ok_or_else(ran_twice)?;
+            out = Some(f(exec)?);
+            Ok(())
+        })?;
+        out.ok_or_else(did_not_run)
     }
 
-    /// Runs `f` with a [`Writer`] inside one transaction: committed when `f` returns
-    /// `Ok`, rolled back when it fails (with its own error type, or a statement's).
+    /// Runs `f` with a [`Writer`] inside one transaction ([`Pool::transaction`]): committed
+    /// when `f` returns `Ok`, rolled back when it fails with its own error type or a
+    /// statement's.
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
-        match self {
-            Backend::Sqlite(pool) => pool.write(f),
-            Backend::Postgres(pool) => pool.write(f),
-            Backend::Mysql(pool) => pool.write(f),
+        let mut f = Some(f);
+        let mut failed = None;
+        let mut out = None;
+        let ended = self.transaction(&mut |w| {
+            let f = f.take().ok_or_else(ran_twice)?;
+            match f(w) {
+                Ok(v) => {
+                    out = Some(v);
+                    Ok(())
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    Err(StoreError::Other("rolled back".into()))
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
+        ended?;
+        out.ok_or_else(|| did_not_run().into())
     }
+}
+
+fn ran_twice() -> StoreError {
+    StoreError::Other("a pool ran one unit of work twice".into())
+}
+
+fn did_not_run() -> StoreError {
+    StoreError::Other("a pool returned without running its unit of work".into())
 }
 
 thread_local! {

@@ -148,7 +148,7 @@ pub enum ImportError {
 
 impl From<rusqlite::Error> for ImportError {
     fn from(e: rusqlite::Error) -> Self {
-        ImportError::Store(StoreError::Sqlite(e))
+        ImportError::Store(StoreError::from(e))
     }
 }
 
@@ -171,7 +171,10 @@ fn invalid_message(problems: &[Problem], omitted: u64) -> String {
 /// Whether `table` holds any row (one index step).
 pub(crate) fn has_rows(conn: &Connection, table: &str) -> Result<bool, rusqlite::Error> {
     conn.query_row(
-        &format!("select exists(select 1 from {})", super::ddl::quote(table)),
+        &format!(
+            "select exists(select 1 from {})",
+            super::render::quote(table)
+        ),
         [],
         |r| r.get(0),
     )

@@ -22,9 +22,10 @@ use std::fmt;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
-use super::StoreError;
-use super::ddl::{create_index_sql, create_table_sql, create_table_sql_with, now_ms, quote};
+use super::render::{create_index_sql, create_table_sql, create_table_sql_with, quote};
+use crate::clock::now_ms;
 use crate::schema::{AttributeKind, ColumnType, DatabaseLayout, IndexDef, Model, TableDef};
+use crate::store::StoreError;
 
 /// The table where strata records the layout it created or last migrated to.
 pub const STRATA_SCHEMA_TABLE: &str = "strata_schema";

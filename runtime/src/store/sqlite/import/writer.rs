@@ -21,11 +21,14 @@ use super::index::{
 use super::stream::{Item, Section, for_each_item};
 use super::values::{encode_scalar, json_type, parse_timestamp, path_index, path_key};
 use super::{ImportError, ImportReport, Problems};
+use crate::clock::now_ms;
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationKind,
     RelationStorage, Schema, SchemaId,
 };
-use crate::store::ddl::{DocumentIds, LocaleSeed, now_ms, quote, seed_locales};
+use crate::store::document_id::DocumentIds;
+use crate::store::sqlite::ddl::{LocaleSeed, seed_locales};
+use crate::store::sqlite::render::quote;
 
 /// bcrypt cost of hashed passwords (Strapi's default, 10 rounds).
 const BCRYPT_COST: u32 = 10;

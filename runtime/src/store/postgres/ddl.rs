@@ -2,7 +2,7 @@
 //! existing one against the model, and creating a fresh one.
 //!
 //! A fresh database is made in one transaction, in Strapi's own order: its admin and
-//! internal tables (`ddl/strapi_system_postgres.sql`, verbatim from a Strapi boot), then
+//! internal tables (`postgres/strapi_system.sql`, verbatim from a Strapi boot), then
 //! the model's tables with their indexes and unique constraints, then the rows, then the
 //! foreign keys. The rows are not written by a second importer: the one import path
 //! (`ddl::create_database`, the public grants, `import::import_dataset`) builds them in a
@@ -11,19 +11,19 @@
 //! on PostgreSQL holds exactly what the same command creates on SQLite, and the dataset's
 //! checks, keys and ordering have one home.
 
-use rusqlite::types::Value as SqlValue;
 use tokio_postgres::types::ToSql;
 
-use super::StoreError;
-use super::open::{OpenOptions, Opened};
-use super::postgres::{Param, PgPool};
-use super::server_schema::{
-    AddStep, Columns, ROWS_PER_INSERT, additive_steps, missing, scratch_database,
-};
+use super::{Param, PgPool};
 use crate::schema::{Model, TableDef};
+use crate::store::StoreError;
+use crate::store::options::{OpenOptions, Opened};
+use crate::store::provision::{
+    AddStep, Columns, ROWS_PER_INSERT, StoredValue, additive_steps, missing,
+};
+use crate::store::sqlite::scratch::scratch_database;
 
 /// Strapi's admin and internal tables on PostgreSQL, one statement per line.
-const STRAPI_SYSTEM_DDL: &str = include_str!("ddl/strapi_system_postgres.sql");
+const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 
 /// Creates the layout when the current schema has no tables; otherwise checks that every
 /// table and column of the model is there.
@@ -76,7 +76,7 @@ fn migrate_additively(
     if !statements.is_empty() {
         statements.extend(foreign_keys);
         pool.with_client(async |c| {
-            let err = |e: tokio_postgres::Error| StoreError::Postgres(pg_message(&e));
+            let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
             let tx = c.transaction().await.map_err(err)?;
             for stmt in &statements {
                 tx.batch_execute(stmt).await.map_err(err)?;
@@ -98,7 +98,7 @@ fn existing_indexes(pool: &PgPool) -> Result<std::collections::HashSet<String>, 
                 &[],
             )
             .await
-            .map_err(|e| StoreError::Postgres(pg_message(&e)))?;
+            .map_err(|e| StoreError::Database(pg_message(&e)))?;
         Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
     })
 }
@@ -117,7 +117,7 @@ fn existing_columns(pool: &PgPool) -> Result<Columns, StoreError> {
                 &[],
             )
             .await
-            .map_err(|e| StoreError::Postgres(e.to_string()))?;
+            .map_err(|e| StoreError::Database(e.to_string()))?;
         let mut out: std::collections::HashMap<String, std::collections::HashSet<String>> =
             std::collections::HashMap::new();
         for r in rows {
@@ -222,7 +222,7 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
         foreign_keys.extend(foreign_key_statements(table));
     }
     pool.with_client(async |c| {
-        let err = |e: tokio_postgres::Error| StoreError::Postgres(pg_message(&e));
+        let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
         let tx = c.transaction().await.map_err(err)?;
         for stmt in &statements {
             tx.batch_execute(stmt).await.map_err(err)?;
@@ -258,10 +258,10 @@ async fn copy_rows(
     tx: &tokio_postgres::Transaction<'_>,
     table: &str,
     columns: &[String],
-    rows: &[Vec<SqlValue>],
+    rows: &[Vec<StoredValue>],
 ) -> Result<(), StoreError> {
     let err = |e: tokio_postgres::Error| {
-        StoreError::Postgres(format!("copying {table}: {}", pg_message(&e)))
+        StoreError::Database(format!("copying {table}: {}", pg_message(&e)))
     };
     let cols = columns
         .iter()
@@ -300,13 +300,13 @@ async fn copy_rows(
     Ok(())
 }
 
-/// An SQLite value as a PostgreSQL parameter (encoded in the column's type when bound).
-fn param(v: &SqlValue) -> Param {
+/// A stored value as a PostgreSQL parameter (encoded in the column's type when bound).
+fn param(v: &StoredValue) -> Param {
     match v {
-        SqlValue::Null => Param::Null,
-        SqlValue::Integer(i) => Param::Int(*i),
-        SqlValue::Real(f) => Param::Float(*f),
-        SqlValue::Text(t) => Param::Text(t.clone()),
-        SqlValue::Blob(b) => Param::Bytes(b.clone()),
+        StoredValue::Null => Param::Null,
+        StoredValue::Integer(i) => Param::Int(*i),
+        StoredValue::Real(f) => Param::Float(*f),
+        StoredValue::Text(t) => Param::Text(t.clone()),
+        StoredValue::Blob(b) => Param::Bytes(b.clone()),
     }
 }

@@ -1,4 +1,6 @@
-//! The MySQL/MariaDB backend: a pool of connections of the synchronous `mysql` driver,
+//! MySQL/MariaDB: everything strata does with it, and the only place outside tests that
+//! names the `mysql` driver. `ddl.rs` holds Strapi's layout on MySQL (create, check,
+//! migrate additively); this file a pool of connections of the synchronous `mysql` driver,
 //! an [`Executor`] that renders with sea-query's MySQL builder, binds every value and
 //! prepares each statement once per connection (the driver's statement cache), and the
 //! decoding of MySQL's binary-protocol values into [`Cell`]s as Strapi's `mysql2`
@@ -23,8 +25,10 @@ use mysql::prelude::Queryable;
 use mysql::{Opts, OptsBuilder, Params, PoolConstraints, PoolOpts, SslOpts, Value};
 use sea_query::{InsertStatement, MysqlQueryBuilder, SelectStatement};
 
+pub mod ddl;
+
 use super::StoreError;
-use super::backend::{Cell, Change, Executor, PoolOptions, RowRef, Writer, record};
+use super::seam::{Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, Writer, record};
 use super::sql::Dialect;
 
 /// Where a MySQL URL points, for messages (never the password).
@@ -274,6 +278,34 @@ impl MyPool {
     }
 }
 
+impl StorePool for MyPool {
+    fn dialect(&self) -> Dialect {
+        Dialect::Mysql
+    }
+
+    fn size(&self) -> usize {
+        MyPool::size(self)
+    }
+
+    fn wait_timeout(&self) -> Duration {
+        MyPool::wait_timeout(self)
+    }
+
+    fn read(
+        &self,
+        f: &mut dyn FnMut(&dyn Executor) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.with(f)
+    }
+
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&dyn Writer) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.write(f)
+    }
+}
+
 /// A connection error, as one line naming the server.
 fn connect_error(e: &mysql::Error, at: &str) -> StoreError {
     let reason = match e {
@@ -303,7 +335,11 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
             1053 | 1927 | 2006 | 2013 => {
                 StoreError::ConnectionLost(format!("MySQL at {at}: {}", m.message))
             }
-            _ => StoreError::Mysql(format!("{} ({})", m.message, m.code)),
+            // Duplicate key, foreign key, not null and check violations.
+            1062 | 1451 | 1452 | 1048 | 1364 | 3819 | 4025 => {
+                StoreError::Constraint(format!("{} ({})", m.message, m.code))
+            }
+            _ => StoreError::Database(format!("{} ({})", m.message, m.code)),
         },
         mysql::Error::IoError(_) | mysql::Error::CodecError(_) => {
             StoreError::ConnectionLost(format!("lost the connection to MySQL at {at}"))
@@ -312,9 +348,9 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
             mysql::DriverError::PacketOutOfSync | mysql::DriverError::UnexpectedPacket => {
                 StoreError::ConnectionLost(format!("lost the connection to MySQL at {at}"))
             }
-            other => StoreError::Mysql(other.to_string()),
+            other => StoreError::Database(other.to_string()),
         },
-        other => StoreError::Mysql(other.to_string()),
+        other => StoreError::Database(other.to_string()),
     }
 }
 
@@ -436,11 +472,11 @@ impl RowRef for MyRow<'_> {
             .0
             .columns_ref()
             .get(i)
-            .ok_or_else(|| StoreError::Mysql(format!("no column {i}")))?;
+            .ok_or_else(|| StoreError::Database(format!("no column {i}")))?;
         let value = self
             .0
             .as_ref(i)
-            .ok_or_else(|| StoreError::Mysql(format!("no value in column {i}")))?;
+            .ok_or_else(|| StoreError::Database(format!("no value in column {i}")))?;
         Ok(decode(column, value))
     }
 }
@@ -564,7 +600,7 @@ mod tests {
         }
         assert!(matches!(error(2013), StoreError::ConnectionLost(_)));
         assert!(matches!(error(1292), StoreError::InvalidValue(_)));
-        assert!(matches!(error(1064), StoreError::Mysql(_)));
+        assert!(matches!(error(1064), StoreError::Database(_)));
     }
 
     #[test]
