@@ -10,7 +10,8 @@
 //! * `url.rs`: database URLs; `options.rs`: [`OpenOptions`] and [`Opened`];
 //!   `open.rs`: [`Store::open`], which picks the folder the URL names;
 //!   `provision.rs`: what the server databases share when they create or migrate.
-//! * `sql.rs`: the planner, `Query` → sea-query statements for a [`sql::Dialect`].
+//! * `sql/`: the planner, `Query` → sea-query statements for a [`sql::Dialect`]: the one
+//!   home of the read path's SQL.
 //! * `read.rs`: runs a request through an executor; `decode.rs`: cells → Strapi's JSON;
 //!   `entry.rs`: entries as JSON text; `canonical.rs`: stored JSON copied as it is.
 //! * `settings.rs`: i18n settings and role grants read from Strapi's tables.

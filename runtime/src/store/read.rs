@@ -9,16 +9,16 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use sea_query::{Alias, ExprTrait, Func, Order, Query as Sql, SelectStatement};
+use sea_query::SelectStatement;
 
 use super::StoreError;
 use super::decode::{self, Decode};
 use super::entry::Entry;
 use super::seam::{Executor, RowRef};
-use super::sql::{Builder, RelatedPlan, SortGroup, col, column_role};
+use super::sql::{Builder, RelatedPlan, SortGroup, column_role};
 use crate::query::{
-    Conjunction, Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,
-    PopulateKind, PopulateOptions, Query, SortKey, Status,
+    Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey, PopulateKind,
+    PopulateOptions, Query, SortKey, Status,
 };
 use crate::schema::{
     AttributeKind, ColumnRole, Model, RelationKind, RelationStorage, Schema, SchemaId,
@@ -302,9 +302,7 @@ impl<'a> Reader<'a> {
 
     /// The size of a schema's table, estimated as `MAX(id)` (one index step).
     fn size_estimate(&self, schema: &Schema) -> Result<u64, StoreError> {
-        let mut stmt = Sql::select();
-        stmt.expr(Func::max(col("t", "id")))
-            .from_as(Alias::new(&schema.layout.table), Alias::new("t"));
+        let stmt = self.builder().size_estimate(schema);
         let mut rows = None;
         self.exec.query_each(&stmt, &mut |r| {
             rows = r.cell(0)?.as_i64().map(|n| Ord::max(n, 0) as u64);
@@ -533,14 +531,22 @@ impl<'a> Reader<'a> {
         match &entry.kind {
             PopulateKind::Rows { target, options } => {
                 let target = self.model.schema(*target);
-                let stmt = self.related_select(schema, attr, ids, target, options, status)?;
+                let stmt = self
+                    .builder()
+                    .related_select(schema, attr, ids, target, options, status)?;
                 let sink = self.row_sink(target, options.fields.as_deref(), true);
                 Some((stmt, sink))
             }
             PopulateKind::Count { target, filters } => {
                 let target = self.model.schema(*target);
-                let stmt =
-                    self.count_select(schema, attr, ids, target, filters.as_ref(), status)?;
+                let stmt = self.builder().count_select(
+                    schema,
+                    attr,
+                    ids,
+                    target,
+                    filters.as_ref(),
+                    status,
+                )?;
                 let sink = RowSink {
                     plan: None,
                     owner_column: Some(target.layout.columns.len()),
@@ -633,64 +639,6 @@ impl<'a> Reader<'a> {
         Ok((name, out))
     }
 
-    /// The rows of `target` related to each of `ids` through `attr`, each followed by
-    /// its owner's id, in Strapi's order; `None` when the attribute has no edge.
-    fn related_select(
-        &self,
-        schema: &Schema,
-        attr: &crate::schema::Attribute,
-        ids: &[i64],
-        target: &Schema,
-        options: &PopulateOptions,
-        status: Status,
-    ) -> Option<SelectStatement> {
-        let mut b = self.builder();
-        let edge = b.edge_select(schema, attr, ids, target)?;
-        let (mut s, t, j, order_col) = (
-            edge.select,
-            edge.target_alias,
-            edge.link_alias,
-            edge.order_column,
-        );
-        b.edge_terms(&mut s, attr, target, &t, options.filters.as_ref(), status);
-        if !options.sort.is_empty() {
-            for (e, o) in b.order_by(target, &options.sort, &t, true) {
-                s.order_by_expr(e, o);
-            }
-        } else {
-            if let Some(oc) = &order_col {
-                s.order_by_expr(col(&j, oc), Order::Asc);
-            }
-            s.order_by_expr(col(&t, "id"), Order::Asc);
-        }
-        Some(s)
-    }
-
-    /// The edge rows that a `count` populate counts (each followed by its owner's id);
-    /// `None` when the attribute has no edge.
-    fn count_select(
-        &self,
-        schema: &Schema,
-        attr: &crate::schema::Attribute,
-        ids: &[i64],
-        target: &Schema,
-        filters: Option<&Conjunction>,
-        status: Status,
-    ) -> Option<SelectStatement> {
-        let mut b = self.builder();
-        let edge = b.edge_select(schema, attr, ids, target)?;
-        let mut inner = edge.select;
-        b.edge_terms(
-            &mut inner,
-            attr,
-            target,
-            &edge.target_alias,
-            filters,
-            status,
-        );
-        Some(inner)
-    }
-
     fn localizations(
         &self,
         parents: &[Row],
@@ -699,37 +647,16 @@ impl<'a> Reader<'a> {
         status: Status,
     ) -> Result<Values, StoreError> {
         let target = self.model.schema(target_id);
-        let mut b = self.builder();
-        let t = b.alias();
         let mut docs: Vec<String> = parents
             .iter()
             .filter_map(|p| p.document_id.clone())
             .collect();
         docs.sort();
         docs.dedup();
-        let documents = docs.len();
         let ids: Vec<i64> = parents.iter().map(|p| p.id).collect();
-        let mut s = Sql::select();
-        b.select_columns(&mut s, target, &t);
-        s.from_as(Alias::new(&target.layout.table), Alias::new(&t))
-            .and_where(col(&t, "document_id").is_in(docs))
-            .and_where(col(&t, "id").is_not_in(ids));
-        if let Some(term) = b.status_term(target, status, &t) {
-            s.and_where(term);
-        }
-        if let Some(f) = &options.filters {
-            let c = b.conjunction(target, f, &t);
-            s.cond_where(c);
-        }
-        if options.sort.is_empty() {
-            for e in b.dialect.localizations_order(&t, documents) {
-                s.order_by_expr(e, Order::Asc);
-            }
-        } else {
-            for (e, o) in b.order_by(target, &options.sort, &t, true) {
-                s.order_by_expr(e, o);
-            }
-        }
+        let s = self
+            .builder()
+            .localizations_select(target, docs, ids, options, status);
         let mut rows = self.load_rows(&s, target, options.fields.as_deref(), None)?;
         self.populate(target, &mut rows, &options.populate, status)?;
         // Each document's other rows, as the text of an array.
@@ -765,22 +692,7 @@ impl<'a> Reader<'a> {
         let Some(cmps) = &schema.layout.cmps_table else {
             return Ok(ids.iter().map(|id| (*id, b"[]".to_vec())).collect());
         };
-        let mut b = self.builder();
-        let j = b.alias();
-        let mut s = Sql::select();
-        s.expr(col(&j, "entity_id"))
-            .expr(col(&j, "cmp_id"))
-            .expr(col(&j, "component_type"))
-            .from_as(Alias::new(cmps), Alias::new(&j))
-            .and_where(col(&j, "entity_id").is_in(ids.iter().copied()))
-            .and_where(
-                b.dialect
-                    .not_via_index(col(&j, "field"))
-                    .eq(field.to_string()),
-            )
-            .order_by_expr(col(&j, "entity_id"), Order::Asc)
-            .order_by_expr(col(&j, "order"), Order::Asc)
-            .order_by_expr(col(&j, "id"), Order::Asc);
+        let s = self.builder().zone_links(cmps, field, ids);
         let mut items: Vec<(i64, i64, String)> = Vec::new();
         self.exec.query_each(&s, &mut |r| {
             items.push((r.int(0)?, r.int(1)?, r.opt_text(2)?.unwrap_or_default()));
@@ -800,16 +712,9 @@ impl<'a> Reader<'a> {
             if wanted.is_empty() {
                 continue;
             }
-            let mut b = self.builder();
-            let t = b.alias();
-            let mut s = Sql::select();
-            b.select_columns(&mut s, cs, &t);
-            s.from_as(Alias::new(&cs.layout.table), Alias::new(&t))
-                .and_where(col(&t, "id").is_in(wanted));
-            if let Some(f) = &options.filters {
-                let c = b.conjunction(cs, f, &t);
-                s.cond_where(c);
-            }
+            let s = self
+                .builder()
+                .component_rows(cs, wanted, options.filters.as_ref());
             stmts.push(s);
             sinks.push(self.row_sink(cs, options.fields.as_deref(), false));
             listed.push((*cid, cs, options));

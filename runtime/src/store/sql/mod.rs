@@ -8,6 +8,8 @@
 //!   an `EXISTS` sub-select, so rows are never duplicated and counts are exact;
 //! * every value is bound; identifiers come only from the model's layout.
 
+mod populate;
+
 use sea_query::{Alias, Cond, Expr, ExprTrait, Func, Order, Query as Sql, SelectStatement};
 
 use crate::query::{
