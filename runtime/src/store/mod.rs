@@ -17,6 +17,8 @@
 //! * `settings.rs`: i18n settings and role grants read from Strapi's tables.
 //! * `credentials.rs`: API tokens, users and role grants behind authentication, and
 //!   `strata token`'s writes.
+//! * `migration.rs`: the one schema planner (compare, plan, refuse what loses data, apply
+//!   in one transaction, record); each database folder is a `migration::Provisioner`.
 //! * `document_id.rs`: Strapi's documentIds.
 //! * `error.rs`: [`StoreError`], which says what went wrong, never which driver.
 //!
@@ -27,6 +29,7 @@ pub mod credentials;
 pub mod decode;
 pub mod document_id;
 pub mod entry;
+pub mod migration;
 pub mod mysql;
 pub mod open;
 pub mod options;

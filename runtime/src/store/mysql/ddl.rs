@@ -18,30 +18,37 @@ use std::collections::{HashMap, HashSet};
 use super::MyPool;
 use crate::schema::{ColumnType, Model, OnDelete, TableDef};
 use crate::store::StoreError;
+use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
-    AddStep, Columns, ROWS_PER_INSERT, StoredValue, TableRows, additive_steps, missing,
+    ROWS_PER_INSERT, StoredValue, TableRows, describe_unquoted, missing,
 };
+use crate::store::seam::count_rows;
 use crate::store::sql::mysql_datetime;
 use crate::store::sqlite::scratch::scratch_database;
 use mysql::prelude::Queryable;
 use mysql::{Params, Value};
+use sea_query::SelectStatement;
 
 /// Strapi's own tables on MariaDB, one `CREATE TABLE` per line.
 const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 
-/// Creates, migrates or only checks the database at open (see the module's doc).
+/// Creates the layout when the database has no tables; otherwise brings it up to the
+/// model with the schema planner.
 pub fn prepare(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
-    let existing = existing_columns(pool)?;
-    if existing.is_empty() {
+    let db = MyProvisioner { pool };
+    if db.existing()?.tables.is_empty() {
         return create(pool, model, options);
     }
-    migrate_additively(pool, model, &existing)
+    let plan = migration::plan(&db, model)?;
+    let migrated = plan.additive.iter().map(|c| db.describe(c)).collect();
+    migration::apply(&db, &plan, options.allow_destructive)?;
+    Ok(Opened::Existing { migrated })
 }
 
 /// The missing tables and columns of the database, one line each.
 pub fn layout_problems(pool: &MyPool, model: &Model) -> Result<Vec<String>, StoreError> {
-    Ok(missing(&existing_columns(pool)?, model))
+    Ok(missing(&MyProvisioner { pool }.existing()?, model))
 }
 
 fn sql_error(e: mysql::Error) -> StoreError {
@@ -49,23 +56,6 @@ fn sql_error(e: mysql::Error) -> StoreError {
         mysql::Error::MySqlError(m) => StoreError::Database(format!("{} ({})", m.message, m.code)),
         other => StoreError::Database(other.to_string()),
     }
-}
-
-/// Every table of the current database with its columns.
-fn existing_columns(pool: &MyPool) -> Result<Columns, StoreError> {
-    pool.with_conn(|conn| {
-        let rows: Vec<(String, String)> = conn
-            .query(
-                "SELECT table_name, column_name FROM information_schema.columns \
-                 WHERE table_schema = DATABASE()",
-            )
-            .map_err(sql_error)?;
-        let mut out = Columns::new();
-        for (t, c) in rows {
-            out.entry(t).or_default().insert(c);
-        }
-        Ok(out)
-    })
 }
 
 /// `` `ident` ``, as Strapi quotes identifiers on MySQL.
@@ -280,56 +270,92 @@ fn value(v: &StoredValue, datetime: bool) -> Value {
     }
 }
 
-/// Brings an existing database up to the model without losing anything: creates missing
-/// tables (with their foreign keys), adds missing columns and indexes.
-fn migrate_additively(
-    pool: &MyPool,
-    model: &Model,
-    existing: &Columns,
-) -> Result<Opened, StoreError> {
-    let indexes: HashSet<String> = pool
-        .with_conn(|conn| {
-            conn.query::<String, _>(
-                "SELECT DISTINCT index_name FROM information_schema.statistics \
-                 WHERE table_schema = DATABASE()",
-            )
-            .map_err(sql_error)
-        })?
-        .into_iter()
-        .collect();
-    let mut statements = Vec::new();
-    let mut foreign_keys = Vec::new();
-    let mut migrated = Vec::new();
-    let layout = model.database_layout();
-    for step in additive_steps(&layout, existing, &indexes) {
-        match step {
-            AddStep::Table(table) => {
-                statements.push(table_statement(table));
-                foreign_keys.extend(foreign_key_statements(table));
+/// The planner's view of a MySQL/MariaDB database.
+///
+/// It records no layout, and declared types are not compared, so the planner only ever
+/// finds additive steps here: missing tables (with their foreign keys), columns and
+/// indexes. MySQL commits DDL by itself, so they run one after another; a database that
+/// already matches is not written to.
+struct MyProvisioner<'p> {
+    pool: &'p MyPool,
+}
+
+impl Provisioner for MyProvisioner<'_> {
+    fn existing(&self) -> Result<ExistingLayout, StoreError> {
+        self.pool.with_conn(|conn| {
+            let columns: Vec<(String, String)> = conn
+                .query(
+                    "SELECT table_name, column_name FROM information_schema.columns \
+                     WHERE table_schema = DATABASE()",
+                )
+                .map_err(sql_error)?;
+            let indexes: Vec<(String, String)> = conn
+                .query(
+                    "SELECT DISTINCT table_name, index_name FROM information_schema.statistics \
+                     WHERE table_schema = DATABASE()",
+                )
+                .map_err(sql_error)?;
+            let mut layout = ExistingLayout::default();
+            for (t, c) in columns {
+                layout.tables.entry(t).or_default().columns.push((c, None));
             }
-            AddStep::Column(table, c) => statements.push(format!(
-                "ALTER TABLE {} ADD COLUMN {}",
-                quote(&table.name),
-                column_decl(&table.name, &c.name, c.ty)
-            )),
-            AddStep::Index(table, ix) => statements.push(format!(
-                "ALTER TABLE {} ADD {}",
-                quote(&table.name),
-                index_decl(ix)
-            )),
-        }
-        migrated.push(step.to_string());
+            for (t, i) in indexes {
+                layout.tables.entry(t).or_default().indexes.insert(i, None);
+            }
+            Ok(layout)
+        })
     }
-    statements.extend(foreign_keys);
-    if !statements.is_empty() {
-        pool.with_conn(|conn| {
+
+    fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
+        self.pool.with(|exec| count_rows(exec, stmt))
+    }
+
+    fn describe(&self, change: &Change) -> String {
+        describe_unquoted(change)
+    }
+
+    fn apply(
+        &self,
+        changes: &[&Change],
+        _layout: Option<&str>,
+        _destructive: bool,
+    ) -> Result<(), StoreError> {
+        let mut statements = Vec::new();
+        let mut foreign_keys = Vec::new();
+        for change in changes {
+            match change {
+                Change::CreateTable(table) => {
+                    statements.push(table_statement(table));
+                    foreign_keys.extend(foreign_key_statements(table));
+                }
+                Change::AddColumn { table, column, ty } => statements.push(format!(
+                    "ALTER TABLE {} ADD COLUMN {}",
+                    quote(table),
+                    column_decl(table, column, *ty)
+                )),
+                Change::CreateIndex { table, index } => statements.push(format!(
+                    "ALTER TABLE {} ADD {}",
+                    quote(table),
+                    index_decl(index)
+                )),
+                other => {
+                    return Err(StoreError::Other(format!(
+                        "cannot apply `{other}` on MySQL: strata only adds to a MySQL database"
+                    )));
+                }
+            }
+        }
+        statements.extend(foreign_keys);
+        if statements.is_empty() {
+            return Ok(());
+        }
+        self.pool.with_conn(|conn| {
             for stmt in &statements {
                 conn.query_drop(stmt).map_err(sql_error)?;
             }
             Ok(())
-        })?;
+        })
     }
-    Ok(Opened::Existing { migrated })
 }
 
 #[cfg(test)]

@@ -11,121 +11,137 @@
 //! on PostgreSQL holds exactly what the same command creates on SQLite, and the dataset's
 //! checks, keys and ordering have one home.
 
+use sea_query::SelectStatement;
 use tokio_postgres::types::ToSql;
 
 use super::{Param, PgPool};
-use crate::schema::{Model, TableDef};
+use crate::schema::{IndexDef, Model, TableDef};
 use crate::store::StoreError;
+use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
-use crate::store::provision::{
-    AddStep, Columns, ROWS_PER_INSERT, StoredValue, additive_steps, missing,
-};
+use crate::store::provision::{ROWS_PER_INSERT, StoredValue, describe_unquoted, missing};
+use crate::store::seam::count_rows;
 use crate::store::sqlite::scratch::scratch_database;
 
 /// Strapi's admin and internal tables on PostgreSQL, one statement per line.
 const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 
-/// Creates the layout when the current schema has no tables; otherwise checks that every
-/// table and column of the model is there.
+/// Creates the layout when the current schema has no tables; otherwise brings it up to
+/// the model with the schema planner.
 pub fn prepare(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
-    let existing = existing_columns(pool)?;
-    if existing.is_empty() {
+    let db = PgProvisioner { pool };
+    if db.existing()?.tables.is_empty() {
         return create(pool, model, options);
     }
-    migrate_additively(pool, model, &existing)
+    let plan = migration::plan(&db, model)?;
+    let migrated = plan.additive.iter().map(|c| db.describe(c)).collect();
+    migration::apply(&db, &plan, options.allow_destructive)?;
+    Ok(Opened::Existing { migrated })
 }
 
-/// Brings an existing database up to the model without losing anything: creates missing
-/// tables (with their indexes and foreign keys), adds missing columns and indexes, in one
-/// transaction. Nothing is ever dropped or retyped on PostgreSQL: tables and columns the
-/// model no longer has stay (say so, and drop them by hand). A database that already
-/// matches is not written to, so a read replica serves as it is.
-fn migrate_additively(
-    pool: &PgPool,
-    model: &Model,
-    existing: &Columns,
-) -> Result<Opened, StoreError> {
-    let indexes = existing_indexes(pool)?;
-    let mut statements = Vec::new();
-    let mut foreign_keys = Vec::new();
-    let mut migrated = Vec::new();
-    let layout = model.database_layout();
-    for step in additive_steps(&layout, existing, &indexes) {
-        match step {
-            AddStep::Table(table) => {
-                statements.extend(table_statements(table));
-                foreign_keys.extend(foreign_key_statements(table));
+/// What the model needs and the database lacks: one line per missing table or column.
+pub fn layout_problems(pool: &PgPool, model: &Model) -> Result<Vec<String>, StoreError> {
+    Ok(missing(&PgProvisioner { pool }.existing()?, model))
+}
+
+/// The planner's view of a PostgreSQL database (its current schema).
+///
+/// It records no layout, and declared types are not compared, so the planner only ever
+/// finds additive steps here: missing tables (with their indexes and foreign keys),
+/// columns and indexes, applied in one transaction. Tables and columns the model no
+/// longer has stay (say so, and drop them by hand). A database that already matches is
+/// not written to, so a read replica serves as it is.
+struct PgProvisioner<'p> {
+    pool: &'p PgPool,
+}
+
+impl Provisioner for PgProvisioner<'_> {
+    fn existing(&self) -> Result<ExistingLayout, StoreError> {
+        self.pool.with_client(async |c| {
+            let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
+            let columns = c
+                .query(
+                    "SELECT table_name::text, column_name::text FROM information_schema.columns \
+                     WHERE table_schema = current_schema()",
+                    &[],
+                )
+                .await
+                .map_err(err)?;
+            let indexes = c
+                .query(
+                    "SELECT tablename::text, indexname::text FROM pg_indexes \
+                     WHERE schemaname = current_schema() \
+                     UNION SELECT t.relname::text, k.conname::text FROM pg_constraint k \
+                     JOIN pg_class t ON t.oid = k.conrelid \
+                     WHERE k.connamespace = current_schema()::regnamespace",
+                    &[],
+                )
+                .await
+                .map_err(err)?;
+            let mut layout = ExistingLayout::default();
+            for r in columns {
+                let (t, c): (String, String) = (r.get(0), r.get(1));
+                layout.tables.entry(t).or_default().columns.push((c, None));
             }
-            AddStep::Column(table, c) => statements.push(format!(
-                "alter table {} add column {} {} null",
-                quote(&table.name),
-                quote(&c.name),
-                c.ty.postgres_decl()
-            )),
-            AddStep::Index(table, ix) => {
-                // The index statement of `table_statements`, alone.
-                let one = TableDef {
-                    indexes: vec![ix.clone()],
-                    ..table.clone()
-                };
-                statements.extend(table_statements(&one).into_iter().skip(1));
+            for r in indexes {
+                let (t, i): (String, String) = (r.get(0), r.get(1));
+                layout.tables.entry(t).or_default().indexes.insert(i, None);
+            }
+            Ok(layout)
+        })
+    }
+
+    fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
+        self.pool.with(|exec| count_rows(exec, stmt))
+    }
+
+    fn describe(&self, change: &Change) -> String {
+        describe_unquoted(change)
+    }
+
+    fn apply(
+        &self,
+        changes: &[&Change],
+        _layout: Option<&str>,
+        _destructive: bool,
+    ) -> Result<(), StoreError> {
+        let mut statements = Vec::new();
+        let mut foreign_keys = Vec::new();
+        for change in changes {
+            match change {
+                Change::CreateTable(table) => {
+                    statements.extend(table_statements(table));
+                    foreign_keys.extend(foreign_key_statements(table));
+                }
+                Change::AddColumn { table, column, ty } => statements.push(format!(
+                    "alter table {} add column {} {} null",
+                    quote(table),
+                    quote(column),
+                    ty.postgres_decl()
+                )),
+                Change::CreateIndex { table, index } => {
+                    statements.push(index_statement(table, index));
+                }
+                other => {
+                    return Err(StoreError::Other(format!(
+                        "cannot apply `{other}` on PostgreSQL: strata only adds to a PostgreSQL database"
+                    )));
+                }
             }
         }
-        migrated.push(step.to_string());
-    }
-    if !statements.is_empty() {
+        if statements.is_empty() {
+            return Ok(());
+        }
         statements.extend(foreign_keys);
-        pool.with_client(async |c| {
+        self.pool.with_client(async |c| {
             let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
             let tx = c.transaction().await.map_err(err)?;
             for stmt in &statements {
                 tx.batch_execute(stmt).await.map_err(err)?;
             }
             tx.commit().await.map_err(err)
-        })?;
+        })
     }
-    Ok(Opened::Existing { migrated })
-}
-
-/// The names of the current schema's indexes and constraints.
-fn existing_indexes(pool: &PgPool) -> Result<std::collections::HashSet<String>, StoreError> {
-    pool.with_client(async |c| {
-        let rows = c
-            .query(
-                "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() \
-                 UNION SELECT conname::text FROM pg_constraint \
-                 WHERE connamespace = current_schema()::regnamespace",
-                &[],
-            )
-            .await
-            .map_err(|e| StoreError::Database(pg_message(&e)))?;
-        Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
-    })
-}
-
-/// What the model needs and the database lacks: one line per missing table or column.
-pub fn layout_problems(pool: &PgPool, model: &Model) -> Result<Vec<String>, StoreError> {
-    Ok(missing(&existing_columns(pool)?, model))
-}
-
-/// Every table of the current schema with its columns.
-fn existing_columns(pool: &PgPool) -> Result<Columns, StoreError> {
-    pool.with_client(async |c| {
-        let rows = c
-            .query(
-                "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema()",
-                &[],
-            )
-            .await
-            .map_err(|e| StoreError::Database(e.to_string()))?;
-        let mut out: std::collections::HashMap<String, std::collections::HashSet<String>> =
-            std::collections::HashMap::new();
-        for r in rows {
-            let (t, c): (String, String) = (r.get(0), r.get(1));
-            out.entry(t).or_default().insert(c);
-        }
-        Ok(out)
-    })
 }
 
 /// `"ident"`, as Strapi quotes identifiers on PostgreSQL.
@@ -151,28 +167,36 @@ pub fn table_statements(table: &TableDef) -> Vec<String> {
         quote(&table.name),
         columns.join(", ")
     )];
-    for ix in &table.indexes {
-        let cols = ix
-            .columns
+    out.extend(
+        table
+            .indexes
             .iter()
-            .map(|c| quote(c))
-            .collect::<Vec<_>>()
-            .join(", ");
-        out.push(if ix.unique {
-            format!(
-                "alter table {} add constraint {} unique ({cols})",
-                quote(&table.name),
-                quote(&ix.name)
-            )
-        } else {
-            format!(
-                "create index {} on {} ({cols})",
-                quote(&ix.name),
-                quote(&table.name)
-            )
-        });
-    }
+            .map(|ix| index_statement(&table.name, ix)),
+    );
     out
+}
+
+/// The statement of one index of `table`: a unique constraint, or an index.
+fn index_statement(table: &str, ix: &IndexDef) -> String {
+    let cols = ix
+        .columns
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if ix.unique {
+        format!(
+            "alter table {} add constraint {} unique ({cols})",
+            quote(table),
+            quote(&ix.name)
+        )
+    } else {
+        format!(
+            "create index {} on {} ({cols})",
+            quote(&ix.name),
+            quote(table)
+        )
+    }
 }
 
 /// The foreign keys of a model table.
