@@ -523,3 +523,54 @@ fn tokens_written_on_mysql_work() {
             .unwrap()
     });
 }
+
+#[test]
+fn a_token_whose_expiry_cannot_be_read_is_refused() {
+    let db = credentialed_copy("unreadable-expiry");
+    let url = format!("sqlite://{}", db.display());
+    let ttl = Duration::from_millis(50);
+    let addr = common::serve_store_with(open_store(&url), config(lab_secrets(), ttl));
+    let read_only = credentials()["read-only"].clone().unwrap();
+    let (status, body) = get(addr, "/api/secrets", Some(&read_only));
+    assert_eq!(status, 200, "{body}");
+    // An expiry that is no instant: refused (Strapi's `new Date(…) < now` is false for
+    // it, so Strapi lets such a token in for ever; strata fails closed).
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("update strapi_api_tokens set expires_at = 'not a date'", [])
+        .unwrap();
+    std::thread::sleep(ttl * 3);
+    let (status, body) = get(addr, "/api/secrets", Some(&read_only));
+    assert_eq!(
+        (status, &body["error"]["message"]),
+        (401, &"Token expired".into()),
+        "{body}"
+    );
+}
+
+#[test]
+fn credential_lookups_retry_after_a_lost_connection() {
+    let Some(db) = common::pg::strapi_blog("auth_retry") else {
+        return;
+    };
+    db.execute(&auth_fixture("credentials.postgres.sql"));
+    // Every request looks its credentials up (a cache of 1 ms).
+    let addr = common::serve_store_with(
+        open_store(&db.url),
+        config(lab_secrets(), Duration::from_millis(1)),
+    );
+    let creds = credentials();
+    let read_only = creds["read-only"].clone().unwrap();
+    let alice = creds["jwt-alice"].clone().unwrap();
+    for _ in 0..3 {
+        assert_eq!(get(addr, "/api/secrets", Some(&read_only)).0, 200);
+        assert_eq!(get(addr, "/api/secrets", Some(&alice)).0, 200);
+        assert_eq!(get(addr, "/api/articles", None).0, 200);
+        // The server ends every connection of the pool: the next lookups (a token, a
+        // user, the public role) run again on fresh ones, as reads do.
+        db.admin_execute(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = '{}' AND pid <> pg_backend_pid()",
+            db.name
+        ));
+    }
+}

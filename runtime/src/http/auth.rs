@@ -60,7 +60,9 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
         }
     }
 
-    /// The cached value of `key`, else `load(&key)`'s (cached when it succeeds).
+    /// The cached value of `key`, else `load(&key)`'s (cached when it succeeds). An
+    /// entry's age counts from the start of the lookup that loaded it, so a revocation
+    /// committed while a slow lookup ran is seen within `ttl` of that start.
     fn get_or_load(
         &self,
         key: K,
@@ -72,12 +74,13 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
         {
             return Ok(v.clone());
         }
+        let started = Instant::now();
         let v = load(&key)?;
         if let Ok(mut map) = self.entries.lock() {
             if map.len() >= CACHE_ENTRIES {
                 map.clear();
             }
-            map.insert(key, (Instant::now(), v.clone()));
+            map.insert(key, (started, v.clone()));
         }
         Ok(v)
     }
@@ -238,6 +241,21 @@ impl PermissionSource {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_cached_lookup_ages_from_the_start_of_the_lookup() {
+        let cache: TtlCache<(), u32> = TtlCache::new(Duration::from_millis(100));
+        let slow = cache.get_or_load((), |_| {
+            std::thread::sleep(Duration::from_millis(150));
+            Ok(1)
+        });
+        assert!(matches!(slow, Ok(1)));
+        // The lookup began 150 ms ago, past the 100 ms lease: a revocation committed
+        // while it ran must show now, so the next request looks again.
+        assert!(matches!(cache.get_or_load((), |_| Ok(2)), Ok(2)));
+        // A fresh entry is served from the cache.
+        assert!(matches!(cache.get_or_load((), |_| Ok(3)), Ok(2)));
+    }
 
     #[test]
     fn user_ids_as_strapi_finds_them() {

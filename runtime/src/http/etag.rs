@@ -8,7 +8,7 @@
 //!
 //! On an embedded database a conditional request also skips the query: [`Validators`]
 //! remembers, per request (target, caller, response format), the tag last sent and the
-//! store's data generation it was computed at ([`crate::store::Backend::data_generation`],
+//! store's data generation it was computed at ([`crate::store::Pool::data_generation`],
 //! SQLite's `PRAGMA data_version` made process-wide). While the generation has not moved,
 //! the data has not changed, so neither has the answer: a matching `If-None-Match` gets
 //! its 304 without the query. The caller's credentials are still checked first, on every

@@ -36,6 +36,9 @@ pub struct StoredToken {
     pub token_type: String,
     /// `expires_at`, epoch ms.
     pub expires_at: Option<i64>,
+    /// Whether `expires_at` holds a value that is not an instant strata can read. Such a
+    /// token fails closed: it counts as expired, never as valid forever.
+    pub expires_at_unreadable: bool,
     /// `last_used_at`, epoch ms.
     pub last_used_at: Option<i64>,
     /// `lifespan`, ms.
@@ -50,9 +53,9 @@ impl StoredToken {
         matches!(self.kind.as_deref(), None | Some("content-api"))
     }
 
-    /// Whether it has expired at `now_ms`.
+    /// Whether it has expired at `now_ms` (an unreadable expiry has).
     pub fn expired(&self, now_ms: i64) -> bool {
-        self.expires_at.is_some_and(|at| at < now_ms)
+        self.expires_at_unreadable || self.expires_at.is_some_and(|at| at < now_ms)
     }
 }
 
@@ -102,6 +105,8 @@ fn token_select() -> sea_query::SelectStatement {
 }
 
 fn token_row(r: &dyn RowRef) -> Result<StoredToken, StoreError> {
+    let expires = r.cell(6)?;
+    let expires_at_unreadable = expires != Cell::Null && epoch_ms(expires.clone()).is_none();
     Ok(StoredToken {
         id: r.int(0)?,
         document_id: r.opt_text(1)?,
@@ -109,7 +114,8 @@ fn token_row(r: &dyn RowRef) -> Result<StoredToken, StoreError> {
         description: r.opt_text(3)?,
         kind: r.opt_text(4)?,
         token_type: r.opt_text(5)?.unwrap_or_default(),
-        expires_at: epoch_ms(r.cell(6)?),
+        expires_at: epoch_ms(expires),
+        expires_at_unreadable,
         last_used_at: epoch_ms(r.cell(7)?),
         lifespan: r.cell(8)?.as_i64(),
         created_at: epoch_ms(r.cell(9)?),
@@ -396,7 +402,7 @@ impl super::Store {
         &self,
         access_key: &str,
     ) -> Result<Option<(StoredToken, Vec<String>)>, StoreError> {
-        self.pool().with(|exec| {
+        self.read_with(|exec| {
             let Some(token) = token_by_access_key(exec, access_key)? else {
                 return Ok(None);
             };
@@ -411,7 +417,7 @@ impl super::Store {
     /// The user `id` and the actions of its role, for a JWT; `None` when there is no
     /// such user. Also whether users must have confirmed their email.
     pub fn jwt_user(&self, id: i64) -> Result<Option<(AuthUser, Vec<String>, bool)>, StoreError> {
-        self.pool().with(|exec| {
+        self.read_with(|exec| {
             let Some(user) = auth_user(exec, id)? else {
                 return Ok(None);
             };
@@ -425,7 +431,7 @@ impl super::Store {
 
     /// Every API token.
     pub fn api_tokens(&self) -> Result<Vec<StoredToken>, StoreError> {
-        self.pool().with(list_tokens)
+        self.read_with(list_tokens)
     }
 
     /// Creates a content-API token (one transaction).

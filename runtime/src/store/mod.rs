@@ -143,26 +143,33 @@ impl Store {
     }
 
     /// Runs `f` with a reader on a pooled connection. A read that fails because its
-    /// connection broke is retried once on a fresh one (reads are idempotent).
+    /// connection broke is retried on a fresh one (reads are idempotent).
     pub fn read<T>(
         &self,
         f: impl Fn(&Reader<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let run = || {
-            self.pool.with(|exec| {
-                f(&Reader::new(
-                    exec,
-                    &self.model,
-                    &self.settings.default_locale,
-                    &self.row_plans,
-                ))
-            })
-        };
+        self.read_with(|exec| {
+            f(&Reader::new(
+                exec,
+                &self.model,
+                &self.settings.default_locale,
+                &self.row_plans,
+            ))
+        })
+    }
+
+    /// Runs `f`, which only reads, with an executor on a pooled connection; a read whose
+    /// connection broke is run again on a fresh one: content reads, credentials and
+    /// grants alike.
+    pub fn read_with<T>(
+        &self,
+        f: impl Fn(&dyn seam::Executor) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         // Other pooled connections may have broken at the same moment (a server
         // restart); each failure drops its connection, so a few tries reach a fresh one.
         let mut tries = 0;
         loop {
-            match run() {
+            match self.pool.with(&f) {
                 Err(StoreError::ConnectionLost(_)) if tries < 3 => tries += 1,
                 other => return other,
             }
@@ -171,8 +178,7 @@ impl Store {
 
     /// The actions granted to a users-permissions role type (`public`).
     pub fn role_actions(&self, role_type: &str) -> Result<Vec<String>, StoreError> {
-        self.pool
-            .with(|exec| settings::role_actions(exec, role_type))
+        self.read_with(|exec| settings::role_actions(exec, role_type))
     }
 
     /// `GET /api/<plural>`: the page of entries and the total.

@@ -25,6 +25,7 @@
 //! recycling check, so service resumes by itself when the server is back.
 
 use std::error::Error as StdError;
+use std::panic::AssertUnwindSafe;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -249,7 +250,9 @@ impl PgPool {
         &self.target
     }
 
-    /// Runs `f` with an executor on one pooled connection.
+    /// Runs `f` with an executor on one pooled connection. A connection that `f` leaves
+    /// in an unknown state (a statement abandoned mid-flight, or a panic) is dropped
+    /// instead of going back to the pool; the pool opens a fresh one when needed.
     pub fn with<T>(
         &self,
         f: impl FnOnce(&dyn Executor) -> Result<T, StoreError>,
@@ -258,23 +261,33 @@ impl PgPool {
             .handle
             .block_on(self.pool.get())
             .map_err(|e| self.pool_error(e))?;
-        let exec = PgExecutor {
-            client: &client,
-            pool: self,
-            broken: std::cell::Cell::new(false),
-            last_affected: std::cell::Cell::new(0),
+        let (out, broken) = {
+            let exec = PgExecutor {
+                client: &client,
+                pool: self,
+                broken: std::cell::Cell::new(false),
+                last_affected: std::cell::Cell::new(0),
+            };
+            let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
+            (out, exec.broken.get())
         };
-        let out = f(&exec);
-        if exec.broken.get() {
-            // A statement abandoned mid-flight leaves the connection busy: drop it.
-            let _ = deadpool_postgres::Object::take(client);
+        match out {
+            Ok(out) => {
+                if broken {
+                    let _ = deadpool_postgres::Object::take(client);
+                }
+                out
+            }
+            Err(panic) => {
+                let _ = deadpool_postgres::Object::take(client);
+                std::panic::resume_unwind(panic)
+            }
         }
-        out
     }
 
     /// Runs `f` with a [`Writer`] inside one transaction (`BEGIN` … `COMMIT`, or
-    /// `ROLLBACK` when `f` fails). A connection whose transaction could not be ended is
-    /// dropped, never returned to the pool.
+    /// `ROLLBACK` when `f` fails). A connection whose transaction could not be ended, or
+    /// that `f` panicked with, is dropped, never returned to the pool.
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
@@ -294,7 +307,17 @@ impl PgPool {
                 broken: std::cell::Cell::new(false),
                 last_affected: std::cell::Cell::new(0),
             };
-            (f(&exec), exec.broken.get())
+            let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
+            (out, exec.broken.get())
+        };
+        // A panic inside the transaction: the connection is still in it, so it never
+        // goes back to the pool (dropping it ends the transaction on the server).
+        let out = match out {
+            Ok(out) => out,
+            Err(panic) => {
+                let _ = deadpool_postgres::Object::take(client);
+                std::panic::resume_unwind(panic)
+            }
         };
         let end = if out.is_ok() { "COMMIT" } else { "ROLLBACK" };
         let ended = match broken {

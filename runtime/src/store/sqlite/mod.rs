@@ -15,7 +15,7 @@
 use std::cell::Cell as StdCell;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
@@ -274,32 +274,53 @@ impl SqlitePool {
         self.with_cache(|conn, _| f(conn))
     }
 
-    /// [`SqlitePool::with`], with the connection's count cache.
+    /// [`SqlitePool::with`], with the connection's count cache. The connection goes back
+    /// to the pool however `f` ends, a panic included (an open transaction on it is
+    /// rolled back first, when rusqlite's `Transaction` is dropped), so the pool never
+    /// shrinks.
     pub fn with_cache<T>(
         &self,
         f: impl FnOnce(&mut Connection, &mut CountCache) -> T,
     ) -> Result<T, StoreError> {
-        let (mut conn, mut cache) = {
-            let mut idle = self
-                .idle
-                .lock()
-                .map_err(|_| StoreError::Other("connection pool poisoned".into()))?;
+        let mut lent = {
+            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
                 if let Some(c) = idle.pop() {
-                    break c;
+                    break Lent {
+                        pool: self,
+                        conn: Some(c),
+                    };
                 }
                 idle = self
                     .available
                     .wait(idle)
-                    .map_err(|_| StoreError::Other("connection pool poisoned".into()))?;
+                    .unwrap_or_else(PoisonError::into_inner);
             }
         };
-        let out = f(&mut conn, &mut cache);
-        if let Ok(mut idle) = self.idle.lock() {
-            idle.push((conn, cache));
+        let (conn, cache) = lent
+            .conn
+            .as_mut()
+            .ok_or_else(|| StoreError::Other("a lent connection went missing".into()))?;
+        Ok(f(conn, cache))
+    }
+}
+
+/// A connection lent out of a [`SqlitePool`], put back when dropped.
+struct Lent<'p> {
+    pool: &'p SqlitePool,
+    conn: Option<(Connection, CountCache)>,
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.conn.take() {
+            self.pool
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(c);
+            self.pool.available.notify_one();
         }
-        self.available.notify_one();
-        Ok(out)
     }
 }
 

@@ -1,0 +1,119 @@
+//! A panic while a pooled connection is held never loses the connection, on each
+//! database: the pool keeps its size (the next unit of work gets a connection instead of
+//! waiting forever), and a transaction the panic interrupted leaves nothing behind.
+//!
+//! Each store has one connection, so a connection the pool lost would make the next
+//! read wait for ever; every wait here is bounded and fails the test instead.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata::store::sea_query::{Alias, Expr, ExprTrait, Func, Query};
+use strata::store::seam::{Change, count_rows};
+use strata::store::{DatabaseUrl, Store};
+
+/// Runs `f` on another thread and waits for it at most 20 s.
+fn within_time<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("{what} did not finish: the pool lost its connection"))
+}
+
+fn tags(store: &Store) -> u64 {
+    store
+        .read_with(|exec| {
+            let mut q = Query::select();
+            q.expr(Func::count(Expr::col(Alias::new("id"))))
+                .from(Alias::new("tags"))
+                .and_where(Expr::col(Alias::new("name")).eq("panicked"));
+            count_rows(exec, &q)
+        })
+        .unwrap()
+}
+
+/// Panics inside a read, then inside a write that had inserted a row; checks that the
+/// pool still serves reads and writes, and that the row is not there.
+fn panics_keep_the_pool(store: Arc<Store>) {
+    let before = tags(&store);
+    let s = Arc::clone(&store);
+    let read = std::panic::catch_unwind(AssertUnwindSafe(move || {
+        let _: Result<(), _> = s.read_with(|_| panic!("a bug while reading"));
+    }));
+    assert!(read.is_err(), "the read panicked");
+    let s = Arc::clone(&store);
+    assert_eq!(
+        within_time("a read after a panicked read", move || tags(&s)),
+        before
+    );
+
+    let s = Arc::clone(&store);
+    let write = std::panic::catch_unwind(AssertUnwindSafe(move || {
+        let _: Result<(), strata::store::StoreError> = s.pool().write(|w| {
+            let mut insert = Query::insert();
+            insert
+                .into_table(Alias::new("tags"))
+                .columns([Alias::new("document_id"), Alias::new("name")])
+                .values_panic(["panicked0000000000000000".into(), "panicked".into()]);
+            w.execute(Change::Insert(&insert))?;
+            panic!("a bug inside a transaction");
+        });
+    }));
+    assert!(write.is_err(), "the write panicked");
+    let s = Arc::clone(&store);
+    assert_eq!(
+        within_time("a read after a panicked write", move || tags(&s)),
+        before,
+        "the interrupted transaction left nothing behind"
+    );
+    // The connection is not stuck in the interrupted transaction: a new one commits.
+    let s = Arc::clone(&store);
+    within_time("a write after a panicked write", move || {
+        s.pool()
+            .write(|w| {
+                let mut insert = Query::insert();
+                insert
+                    .into_table(Alias::new("tags"))
+                    .columns([Alias::new("document_id"), Alias::new("name")])
+                    .values_panic(["committed000000000000000".into(), "panicked".into()]);
+                w.execute(Change::Insert(&insert))
+            })
+            .unwrap()
+    });
+    assert_eq!(tags(&store), before + 1);
+}
+
+fn one_connection_store(url: &DatabaseUrl) -> Arc<Store> {
+    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
+    Arc::new(Store::open_existing(url, model, 1).unwrap())
+}
+
+#[test]
+fn a_panic_never_loses_an_sqlite_connection() {
+    let (_, db) = common::blog_db_copy("pool-panics");
+    let url = DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
+    panics_keep_the_pool(one_connection_store(&url));
+}
+
+#[test]
+fn a_panic_never_loses_a_postgres_connection() {
+    let Some(db) = common::pg::strapi_blog("pool_panics") else {
+        return;
+    };
+    panics_keep_the_pool(one_connection_store(&db.database_url()));
+}
+
+#[test]
+fn a_panic_never_loses_a_mysql_connection() {
+    let Some(db) = common::my::strapi_blog("pool_panics") else {
+        return;
+    };
+    panics_keep_the_pool(one_connection_store(&DatabaseUrl::parse(&db.url).unwrap()));
+}
