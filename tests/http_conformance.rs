@@ -215,3 +215,39 @@ fn raw_quotes_and_angle_brackets_in_the_target_are_answered_as_encoded() {
     assert_eq!(body["error"]["name"], "ValidationError");
     assert_eq!(body["error"]["message"], "Invalid key bogus\"");
 }
+
+/// Request smuggling through the target rewriter: a `Content-Length` padded past what an
+/// earlier rewriter inspected made it read the body as a request line and escape its
+/// quotes, so hyper read the rest of the body as a second, smuggled request. Now the
+/// rewriter never reads past a request that may have a body: one request, one response.
+#[test]
+fn a_padded_content_length_smuggles_no_request() {
+    use std::io::{Read, Write};
+    let addr = common::start_blog_server("smuggle");
+    // A body that reads as a request line: escaping its quotes would make it longer than
+    // its Content-Length, and hyper would take what spills over for another request.
+    let body = format!("X {} HTTP/1.1\r\n\r\n", "\"".repeat(10));
+    let request = format!(
+        "POST /api/articles HTTP/1.1\r\nHost: x\r\nContent-Length:{}{}\r\n\r\n{body}",
+        " ".repeat(300),
+        body.len()
+    );
+    let mut conn = std::net::TcpStream::connect(addr).unwrap();
+    conn.set_read_timeout(Some(std::time::Duration::from_millis(1500)))
+        .unwrap();
+    conn.write_all(request.as_bytes()).unwrap();
+    // Everything the server sends until it has been quiet for 1.5 s (a smuggled request
+    // would get an answer of its own on the same connection).
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n) = conn.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&chunk[..n]);
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    let responses = answer.matches("HTTP/1.1 ").count();
+    assert_eq!(responses, 1, "{answer}");
+    assert!(!answer.contains("HTTP/1.1 400"), "{answer}");
+}
