@@ -42,4 +42,6 @@ fn store_answers_every_200_golden_like_strapi() {
     }
     println!("store goldens: {passed} passed, {} failed", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every 200 of the 236 recorded answers ran: a fixture that lost cases fails here.
+    assert_eq!(passed, 196, "the 200 goldens of the blog fixture");
 }
