@@ -1,7 +1,8 @@
 //! The code strata-codegen generates compiles against the real derives and works:
 //!
-//! * `tests/generated/blog.rs` and `tests/generated/edge.rs` are included below, so this
-//!   test only builds if the generated code for the blog schemas and the edge-case schemas
+//! * `tests/generated/blog.rs`, `tests/generated/edge.rs` and `tests/generated/launchpad.rs`
+//!   are included below, so this test only builds if the generated code for the blog
+//!   schemas, the edge-case schemas and a real third-party project (Strapi's LaunchPad)
 //!   compiles (serde, schemars, `::strata::ContentType`/`Component`/`DynamicZone`);
 //! * they are exactly what `strata generate` writes today (regenerate them with the
 //!   commands in [`FILES`] after changing the generator or the schemas);
@@ -24,11 +25,21 @@ mod edge {
     include!("generated/edge.rs");
 }
 
+/// A real third-party project's model: Strapi's LaunchPad demo (`tests/fixtures/launchpad`).
+#[allow(dead_code)]
+mod launchpad {
+    include!("generated/launchpad.rs");
+}
+
 /// (schemas folder, generated file), relative to the repository root:
 /// `cargo run -- generate --schemas <folder> --out <file>`.
 const FILES: &[(&str, &str)] = &[
     ("tests/fixtures/blog/schemas", "tests/generated/blog.rs"),
     ("tests/fixtures/edge/schemas", "tests/generated/edge.rs"),
+    (
+        "tests/fixtures/launchpad/src",
+        "tests/generated/launchpad.rs",
+    ),
 ];
 
 fn root() -> &'static Path {
@@ -77,7 +88,8 @@ fn strata_generate_check_accepts_fresh_code_and_reports_broken_schemas() {
 
 #[test]
 fn embedded_models_equal_the_models_on_disk() {
-    for ((schemas, _), embedded) in FILES.iter().zip([blog::model(), edge::model()]) {
+    let models = [blog::model(), edge::model(), launchpad::model()];
+    for ((schemas, _), embedded) in FILES.iter().zip(models) {
         let on_disk = strata::schema::load(&root().join(schemas)).unwrap();
         let uids = |m: &strata::schema::Model| {
             m.schemas()

@@ -55,10 +55,12 @@ fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
     )
     .unwrap();
     // The edge-case schemas (keywords, odd names, nesting) must compile too, and so must
-    // content types named like the envelope's types.
+    // content types named like the envelope's types, and a real third-party project
+    // (Strapi's LaunchPad demo).
     for (schemas, file) in [
         ("tests/fixtures/edge/schemas", "edge.ts"),
         ("tests/fixtures/typescript/clash", "clash.ts"),
+        ("tests/fixtures/launchpad/src", "launchpad.ts"),
     ] {
         common::succeeded(
             Command::new(env!("CARGO_BIN_EXE_strata"))
@@ -88,6 +90,7 @@ fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
         .arg(dir.join("frontend.ts"))
         .arg(dir.join("edge.ts"))
         .arg(dir.join("clash.ts"))
+        .arg(dir.join("launchpad.ts"))
         .current_dir(&tools)
         .output()
         .unwrap();

@@ -201,6 +201,29 @@ impl RoleGrants {
 }
 
 impl Config {
+    /// The configuration of the project whose schemas are in `schemas`: the file given
+    /// with `--config` (it must exist); else `strata.toml` in the schemas folder; else in
+    /// the project's folder ([`super::project_dir`]: the parent of a `src/` or `schemas/`
+    /// folder); else the defaults. So each project's settings (its seed, its public
+    /// grants) apply to it alone: the bundled example's `./strata.toml` is found for
+    /// `./schemas`, never for another project's schemas.
+    pub fn for_project(
+        explicit: Option<&Path>,
+        schemas: &Path,
+    ) -> anyhow::Result<(Config, Option<PathBuf>)> {
+        if let Some(path) = explicit {
+            return Config::load(path, true);
+        }
+        let beside = schemas.join("strata.toml");
+        let in_project = super::project_dir(schemas).join("strata.toml");
+        for candidate in [beside, in_project] {
+            if candidate.is_file() {
+                return Config::load(&candidate, true);
+            }
+        }
+        Ok((Config::default(), None))
+    }
+
     /// Reads `path`; when `explicit` is false a missing file means the defaults.
     pub fn load(path: &Path, explicit: bool) -> anyhow::Result<(Config, Option<PathBuf>)> {
         if !path.exists() && !explicit {

@@ -29,17 +29,14 @@ pub struct ImportArgs {
     #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
     /// The database: `sqlite://path/to/file.db` (created when missing), `postgres://…` or
-    /// `mysql://…`.
-    #[arg(
-        long,
-        env = "STRATA_DATABASE_URL",
-        default_value = super::DEFAULT_DATABASE
-    )]
-    pub database: String,
+    /// `mysql://…`. Default: `sqlite://<project>/.strata/data.db`.
+    #[arg(long, env = "STRATA_DATABASE_URL")]
+    pub database: Option<String>,
     /// Apply schema changes that lose data (dropped columns and tables) before importing.
     #[arg(long)]
     pub allow_destructive: bool,
-    /// Configuration file (default: ./strata.toml when present): a database that the
+    /// Configuration file (default: `strata.toml` beside the schemas or in their project
+    /// folder, when present): a database that the
     /// import creates gets its `[permissions.public]`.
     #[arg(long, env = "STRATA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -79,18 +76,18 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
         Ok(m) => Arc::new(m),
         Err(errors) => bail!("{errors}"),
     };
-    let url = DatabaseUrl::parse(&args.database)?;
+    let database = args
+        .database
+        .clone()
+        .unwrap_or_else(|| super::default_database(&args.schemas));
+    let url = DatabaseUrl::parse(&database)?;
     if url.read_only() {
         bail!("the database {url} is opened read-only (mode=ro); importing needs write access");
     }
     if !args.file.is_file() {
         bail!("no dataset at {}", args.file.display());
     }
-    let config_path = args
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("strata.toml"));
-    let (config, _) = Config::load(&config_path, args.config.is_some())?;
+    let (config, _) = Config::for_project(args.config.as_deref(), &args.schemas)?;
     // A server database (PostgreSQL, MySQL) is created and imported at once (new
     // databases only).
     let server_database = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));

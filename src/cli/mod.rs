@@ -9,8 +9,9 @@ mod openapi;
 mod serve;
 mod token;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
+
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
@@ -24,9 +25,30 @@ struct Cli {
 
 /// The default of every command's `--schemas` (`STRATA_SCHEMAS`).
 pub const DEFAULT_SCHEMAS: &str = "./schemas";
-/// The default of every command's `--database` (`STRATA_DATABASE_URL`): the embedded
-/// SQLite file `serve` creates for the bundled example.
-pub const DEFAULT_DATABASE: &str = "sqlite://./.strata/data.db";
+/// The folder of the project whose schemas are in `schemas`: the folder itself, or its
+/// parent when it is the project's `src/` or `schemas/` (as `./schemas` of the bundled
+/// example is). Its `strata.toml` and its default database belong to that project alone.
+pub fn project_dir(schemas: &Path) -> PathBuf {
+    let parent = schemas.parent().unwrap_or(Path::new(""));
+    match schemas.file_name().and_then(|n| n.to_str()) {
+        Some("src" | "schemas") if parent.as_os_str().is_empty() => PathBuf::from("."),
+        Some("src" | "schemas") => parent.to_path_buf(),
+        _ => schemas.to_path_buf(),
+    }
+}
+
+/// The default of every command's `--database` (`STRATA_DATABASE_URL`): an embedded
+/// SQLite file in the project's folder, `.strata/data.db` (for the bundled example,
+/// `./.strata/data.db`).
+pub fn default_database(schemas: &Path) -> String {
+    format!(
+        "sqlite://{}",
+        project_dir(schemas)
+            .join(".strata")
+            .join("data.db")
+            .display()
+    )
+}
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -82,5 +104,36 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_project_is_its_schemas_folder_or_the_parent_of_src_and_schemas() {
+        for (schemas, project) in [
+            ("./schemas", "."),
+            ("schemas", "."),
+            ("../my-project", "../my-project"),
+            ("../my-project/src", "../my-project"),
+            ("/srv/cms/schemas", "/srv/cms"),
+            (".", "."),
+        ] {
+            assert_eq!(
+                project_dir(Path::new(schemas)),
+                Path::new(project),
+                "{schemas}"
+            );
+        }
+        assert_eq!(
+            default_database(Path::new("./schemas")),
+            "sqlite://./.strata/data.db"
+        );
+        assert_eq!(
+            default_database(Path::new("../my-project/src")),
+            "sqlite://../my-project/.strata/data.db"
+        );
     }
 }

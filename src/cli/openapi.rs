@@ -15,7 +15,8 @@ pub struct OpenApiArgs {
     /// Folder with the content-type schemas.
     #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
-    /// Configuration file (default: ./strata.toml when present), for the route prefix.
+    /// Configuration file (default: `strata.toml` beside the schemas or in their project
+    /// folder, when present), for the route prefix.
     #[arg(long, env = "STRATA_CONFIG")]
     pub config: Option<PathBuf>,
     /// The file to write (`-` or absent: standard output).
@@ -29,11 +30,7 @@ pub fn run(args: &OpenApiArgs) -> ExitCode {
 }
 
 fn write(args: &OpenApiArgs) -> anyhow::Result<()> {
-    let path = args
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("strata.toml"));
-    let (config, _) = Config::load(&path, args.config.is_some())?;
+    let (config, _) = Config::for_project(args.config.as_deref(), &args.schemas)?;
     let model = schema::load(&args.schemas).map_err(|e| anyhow::anyhow!("{e}"))?;
     let prefix = config.server_config().prefix;
     let text = serde_json::to_string_pretty(&openapi::document(&model, &prefix))?;

@@ -21,19 +21,17 @@ pub struct ServeArgs {
     pub schemas: PathBuf,
     /// Database URL: `sqlite://path.db` (created if new, migrated additively), `?mode=ro` to
     /// only read; or `postgres://user:pass@host:port/db` (created if it has no tables).
-    #[arg(
-        long,
-        env = "STRATA_DATABASE_URL",
-        default_value = super::DEFAULT_DATABASE
-    )]
-    pub database: String,
+    /// Default: `sqlite://<project>/.strata/data.db`.
+    #[arg(long, env = "STRATA_DATABASE_URL")]
+    pub database: Option<String>,
     /// Address to listen on.
     #[arg(long, env = "STRATA_HOST", default_value = "127.0.0.1")]
     pub host: String,
     /// Port to listen on.
     #[arg(long, env = "STRATA_PORT", default_value_t = 1337)]
     pub port: u16,
-    /// Configuration file (default: ./strata.toml when present).
+    /// Configuration file (default: `strata.toml` beside the schemas or in their project
+    /// folder, when present).
     #[arg(long, env = "STRATA_CONFIG")]
     pub config: Option<PathBuf>,
     /// Dataset to import when strata creates the database (overrides `seed` in the config).
@@ -51,14 +49,13 @@ pub struct ServeArgs {
 /// Runs the server (blocks until shutdown).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
-    let explicit = args.config.is_some();
-    let config_path = args
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("strata.toml"));
-    let (config, config_file) = Config::load(&config_path, explicit)?;
+    let (config, config_file) = Config::for_project(args.config.as_deref(), &args.schemas)?;
     let model = Arc::new(schema::load(&args.schemas).map_err(|e| anyhow::anyhow!("{e}"))?);
-    let url = DatabaseUrl::parse(&args.database)?;
+    let database = args
+        .database
+        .clone()
+        .unwrap_or_else(|| super::default_database(&args.schemas));
+    let url = DatabaseUrl::parse(&database)?;
     let seed = args.seed.clone().or_else(|| {
         config
             .seed

@@ -30,13 +30,10 @@ pub struct Target {
     #[arg(long, env = "STRATA_SCHEMAS", default_value = super::DEFAULT_SCHEMAS)]
     pub schemas: PathBuf,
     /// Database URL (`sqlite://…`, `postgres://…` or `mysql://…`); it must exist.
-    #[arg(
-        long,
-        env = "STRATA_DATABASE_URL",
-        default_value = super::DEFAULT_DATABASE
-    )]
-    pub database: String,
-    /// Configuration file (default: ./strata.toml when present), for `[auth]`.
+    #[arg(long, env = "STRATA_DATABASE_URL")]
+    pub database: Option<String>,
+    /// Configuration file (default: `strata.toml` beside the schemas or in their project
+    /// folder, when present), for `[auth]`.
     #[arg(long, env = "STRATA_CONFIG")]
     pub config: Option<PathBuf>,
 }
@@ -96,14 +93,13 @@ pub fn run(command: TokenCommand) -> ExitCode {
 }
 
 fn open(target: &Target) -> anyhow::Result<(Store, Config)> {
-    let explicit = target.config.is_some();
-    let path = target
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("strata.toml"));
-    let (config, _) = Config::load(&path, explicit)?;
+    let (config, _) = Config::for_project(target.config.as_deref(), &target.schemas)?;
     let model = Arc::new(schema::load(&target.schemas).map_err(|e| anyhow::anyhow!("{e}"))?);
-    let url = DatabaseUrl::parse(&target.database)?;
+    let database = target
+        .database
+        .clone()
+        .unwrap_or_else(|| super::default_database(&target.schemas));
+    let url = DatabaseUrl::parse(&database)?;
     let store =
         Store::open_existing(&url, model, 1).with_context(|| format!("cannot open {url}"))?;
     Ok((store, config))
