@@ -618,6 +618,8 @@ fn the_cli_imports_and_reports_problems() {
         "examples/blog/dataset.json",
         "--schemas",
         "tests/fixtures/blog/schemas",
+        "--config",
+        "strata.toml",
         "--database",
         &url,
     ]);
@@ -629,8 +631,9 @@ fn the_cli_imports_and_reports_problems() {
         "{stdout}"
     );
     assert!(stderr.contains("created"), "{stderr}");
-    // The database the import created has the public grants of ./strata.toml, so a
-    // `strata serve` on it answers the public role (not 401).
+    // The database the import created has the public grants of the configuration
+    // (./strata.toml, the bundled blog's), so a `strata serve` on it answers the public
+    // role (not 401).
     let model = std::sync::Arc::new(
         strata::schema::load(std::path::Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),

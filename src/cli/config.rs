@@ -24,8 +24,15 @@
 //! [server]
 //! request_timeout_secs = 30
 //! max_body_bytes = 65536
-//! cors_origins = []            # empty: any origin
 //! inline_budget_ms = 1         # SQLite: time a request may run on the event loop
+//!
+//! [server.cors]                # Strapi's `strapi::cors`; these are its defaults
+//! origin = "*"                 # or ["https://app.example", "https://admin.example"]
+//! credentials = true
+//! max_age = 31536000
+//! methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+//! headers = ["Content-Type", "Authorization", "Origin", "Accept"]
+//! expose = []
 //!
 //! [permissions.public]         # seeded into up_permissions when strata creates the database
 //! find = ["api::article.article"]
@@ -44,6 +51,7 @@ use anyhow::Context;
 use serde::Deserialize;
 use strata_runtime::auth::{AuthSecrets, Secret};
 use strata_runtime::http::ServerConfig;
+use strata_runtime::http::cors::CorsConfig;
 use strata_runtime::query::{QueryConfig, QueryLimits};
 
 /// The whole file. Every key is optional.
@@ -158,14 +166,68 @@ pub struct Server {
     pub request_timeout_secs: Option<u64>,
     /// Body size limit.
     pub max_body_bytes: Option<usize>,
-    /// Allowed CORS origins (empty: any).
+    /// Allowed CORS origins (empty: any). Kept for older files; `[server.cors]` says more.
     #[serde(default)]
     pub cors_origins: Vec<String>,
+    /// `[server.cors]`: Strapi's `strapi::cors` settings.
+    #[serde(default)]
+    pub cors: Cors,
     /// Largest total size of a request's headers (431 beyond it).
     pub max_header_bytes: Option<usize>,
     /// On SQLite, milliseconds a request may run on the event loop before it is answered
     /// on a blocking thread instead (default 1; 0: always on a blocking thread).
     pub inline_budget_ms: Option<u64>,
+}
+
+/// `[server.cors]`, as Strapi's `strapi::cors` configuration (`config/middlewares.js`);
+/// every key defaults to Strapi's default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cors {
+    /// Allowed origins: `"*"` (any), one origin, a comma-separated list, or a list.
+    pub origin: Option<OneOrMany>,
+    /// Whether credentials may be sent (`Access-Control-Allow-Credentials`).
+    pub credentials: Option<bool>,
+    /// Seconds a browser may keep a preflight's answer.
+    pub max_age: Option<u64>,
+    /// `Access-Control-Allow-Methods`.
+    pub methods: Option<Vec<String>>,
+    /// `Access-Control-Allow-Headers` (empty: what the preflight asks for).
+    pub headers: Option<Vec<String>>,
+    /// `Access-Control-Expose-Headers`.
+    pub expose: Option<Vec<String>>,
+}
+
+/// A string or a list of strings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// One string (may hold a comma-separated list).
+    One(String),
+    /// A list.
+    Many(Vec<String>),
+}
+
+impl Cors {
+    /// The server's CORS settings: these keys over Strapi's defaults; `cors_origins` of
+    /// `[server]` (older files) gives the origins when `origin` is not set.
+    pub fn config(&self, legacy_origins: &[String]) -> CorsConfig {
+        let d = CorsConfig::default();
+        let origins = match &self.origin {
+            Some(OneOrMany::One(o)) => vec![o.clone()],
+            Some(OneOrMany::Many(list)) => list.clone(),
+            None if !legacy_origins.is_empty() => legacy_origins.to_vec(),
+            None => d.origins,
+        };
+        CorsConfig {
+            origins,
+            credentials: self.credentials.unwrap_or(d.credentials),
+            max_age: self.max_age.or(d.max_age),
+            methods: self.methods.clone().unwrap_or(d.methods),
+            headers: self.headers.clone().unwrap_or(d.headers),
+            expose: self.expose.clone().unwrap_or(d.expose),
+        }
+    }
 }
 
 /// `[permissions]`.
@@ -273,7 +335,7 @@ impl Config {
                         .unwrap_or(l.max_populate_depth),
                 },
             },
-            cors_origins: self.server.cors_origins.clone(),
+            cors: self.server.cors.config(&self.server.cors_origins),
             request_timeout: self
                 .server
                 .request_timeout_secs

@@ -234,12 +234,22 @@ pub fn http_get(
     target: &str,
     headers: &[(&str, &str)],
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    http_request(addr, "GET", target, headers)
+}
+
+/// [`http_get`] with another method.
+pub fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(30)))
         .unwrap();
-    let mut req = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -442,13 +452,16 @@ pub fn strata_cli(args: &[&str]) -> std::process::Output {
         .expect("run strata")
 }
 
-/// `strata import DATASET` of the blog's schemas into the database at `url`.
+/// `strata import DATASET` of the blog's schemas into the database at `url`, with the
+/// bundled blog's configuration (`./strata.toml`: its public grants).
 pub fn import_blog(url: &str, dataset: &str) -> std::process::Output {
     strata_cli(&[
         "import",
         dataset,
         "--schemas",
         "tests/fixtures/blog/schemas",
+        "--config",
+        "strata.toml",
         "--database",
         url,
     ])

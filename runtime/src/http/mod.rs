@@ -15,6 +15,7 @@
 //! trace or log line can print a key or a JWT.
 
 pub mod auth;
+pub mod cors;
 pub mod envelope;
 mod error;
 pub mod etag;
@@ -34,7 +35,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use serde_json::Value;
 use tower_http::compression::CompressionLayer;
-use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -56,8 +56,8 @@ pub struct ServerConfig {
     pub prefix: String,
     /// Query parsing settings and limits.
     pub query: QueryConfig,
-    /// Allowed CORS origins; empty allows any origin.
-    pub cors_origins: Vec<String>,
+    /// Cross-origin requests, as Strapi's `strapi::cors` answers them.
+    pub cors: cors::CorsConfig,
     /// Time limit of one request.
     pub request_timeout: Duration,
     /// Largest accepted request body, in bytes (the content API reads none).
@@ -82,7 +82,7 @@ impl Default for ServerConfig {
         ServerConfig {
             prefix: "/api".into(),
             query: QueryConfig::default(),
-            cors_origins: Vec::new(),
+            cors: cors::CorsConfig::default(),
             request_timeout: Duration::from_secs(30),
             max_body_bytes: 64 * 1024,
             permission_ttl: Duration::from_secs(1),
@@ -225,17 +225,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             (SchemaKind::Component, _) => {}
         }
     }
-    let cors = if state.config.cors_origins.is_empty() {
-        CorsLayer::new().allow_origin(AllowOrigin::any())
-    } else {
-        let origins: Vec<HeaderValue> = state
-            .config
-            .cors_origins
-            .iter()
-            .filter_map(|o| HeaderValue::from_str(o).ok())
-            .collect();
-        CorsLayer::new().allow_origin(origins)
-    };
+    let cors_config = Arc::new(state.config.cors.clone());
     let timeout = state.config.request_timeout;
     let body_limit = state.config.max_body_bytes;
     let header_limit = state.config.max_header_bytes;
@@ -247,7 +237,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             timeout,
         ))
         .layer(CompressionLayer::new())
-        .layer(cors)
+        .layer(axum::middleware::from_fn_with_state(
+            cors_config,
+            cors::cors,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             header_limit,
             limit_headers,
