@@ -25,6 +25,7 @@
 //! request_timeout_secs = 30
 //! max_body_bytes = 65536
 //! inline_budget_ms = 1         # SQLite: time a request may run on the event loop
+//! docs = true                  # the API explorer (Swagger UI) at /docs
 //!
 //! [server.cors]                # Strapi's `strapi::cors`; these are its defaults
 //! origin = "*"                 # or ["https://app.example", "https://admin.example"]
@@ -172,6 +173,8 @@ pub struct Server {
     /// `[server.cors]`: Strapi's `strapi::cors` settings.
     #[serde(default)]
     pub cors: Cors,
+    /// Whether `/docs` serves the API explorer (default true).
+    pub docs: Option<bool>,
     /// Largest total size of a request's headers (431 beyond it).
     pub max_header_bytes: Option<usize>,
     /// On SQLite, milliseconds a request may run on the event loop before it is answered
@@ -336,6 +339,7 @@ impl Config {
                 },
             },
             cors: self.server.cors.config(&self.server.cors_origins),
+            docs: self.server.docs.unwrap_or(d.docs),
             request_timeout: self
                 .server
                 .request_timeout_secs

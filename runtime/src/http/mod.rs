@@ -16,6 +16,7 @@
 
 pub mod auth;
 pub mod cors;
+pub mod docs;
 pub mod envelope;
 mod error;
 pub mod etag;
@@ -58,6 +59,8 @@ pub struct ServerConfig {
     pub query: QueryConfig,
     /// Cross-origin requests, as Strapi's `strapi::cors` answers them.
     pub cors: cors::CorsConfig,
+    /// Whether `/docs` serves the API explorer (Swagger UI over `/openapi.json`).
+    pub docs: bool,
     /// Time limit of one request.
     pub request_timeout: Duration,
     /// Largest accepted request body, in bytes (the content API reads none).
@@ -83,6 +86,7 @@ impl Default for ServerConfig {
             prefix: "/api".into(),
             query: QueryConfig::default(),
             cors: cors::CorsConfig::default(),
+            docs: true,
             request_timeout: Duration::from_secs(30),
             max_body_bytes: 64 * 1024,
             permission_ttl: Duration::from_secs(1),
@@ -182,6 +186,9 @@ pub fn router(state: Arc<AppState>) -> Router {
             async move { json_bytes(StatusCode::OK, body) }
         }),
     );
+    if state.config.docs {
+        app = app.merge(docs::routes());
+    }
     for s in model.content_types() {
         match (s.kind, &s.origin) {
             (_, Origin::BuiltIn) if s.uid.as_str() == "plugin::users-permissions.user" => {

@@ -180,7 +180,10 @@ fn entry_schema(model: &Model, schema: &Schema) -> Value {
 fn parameters(single: bool) -> Value {
     let object = |description: &str| json!({ "type": "object", "additionalProperties": true, "description": description });
     let mut list = vec![
+        // An empty example: the explorer's "Try it out" starts from no filter, not from a
+        // sample object that is no valid filter.
         json!({ "name": "filters", "in": "query", "style": "deepObject", "explode": true,
+                "example": {},
                 "schema": object("filters[field][$operator]=value, $and/$or/$not, through relations") }),
         json!({ "name": "populate", "in": "query", "style": "deepObject", "explode": true,
         "schema": { "anyOf": [
@@ -206,6 +209,7 @@ fn parameters(single: bool) -> Value {
     if !single {
         list.push(
             json!({ "name": "pagination", "in": "query", "style": "deepObject", "explode": true,
+            "example": {},
             "schema": { "type": "object", "properties": {
                 "page": { "type": "integer", "minimum": 1 },
                 "pageSize": { "type": "integer", "minimum": 1 },
