@@ -220,6 +220,16 @@ pub fn first_difference_ignoring(
                     y.len()
                 ));
             }
+            // Strapi's order of `localizations` is the engine's plan (no ORDER BY), so
+            // they are compared as a set: each expected item against the one with its id.
+            if last == "localizations" {
+                return x.iter().find_map(|p| {
+                    let Some(q) = y.iter().find(|q| q["id"] == p["id"]) else {
+                        return Some(format!("{path}: no item with id {}", p["id"]));
+                    };
+                    first_difference_ignoring(p, q, &format!("{path}[id={}]", p["id"]), ignored)
+                });
+            }
             x.iter().zip(y).enumerate().find_map(|(i, (p, q))| {
                 first_difference_ignoring(p, q, &format!("{path}[{i}]"), ignored)
             })

@@ -54,37 +54,6 @@ impl Dialect {
         }
     }
 
-    /// The order of populated `localizations` of `documents` documents. Strapi's statement
-    /// (`document_id IN (…)`) has no ORDER BY, so the engine's plan decides, and strata
-    /// asks for that plan's order explicitly: SQLite yields locale-code order; PostgreSQL,
-    /// on the never-analyzed databases Strapi creates, scans the `(document_id, locale,
-    /// published_at)` index for one document and reads the heap in physical (`ctid`)
-    /// order, through a bitmap or a table scan, for several (the recordings show both);
-    /// MariaDB reads one document through that index and scanned the table (primary-key
-    /// order) for the recorded page of several.
-    pub fn localizations_order(self, alias: &str, documents: usize) -> Vec<Expr> {
-        match self {
-            Dialect::Sqlite => vec![col(alias, "locale"), col(alias, "id")],
-            Dialect::Postgres if documents == 1 => vec![
-                col(alias, "locale"),
-                col(alias, "published_at"),
-                col(alias, "ctid"),
-            ],
-            Dialect::Postgres => vec![col(alias, "ctid")],
-            // MariaDB reads one document through the `(document_id, locale,
-            // published_at)` index (its entries end with the primary key); for the
-            // recorded page of several documents it scanned the table, in InnoDB's
-            // clustered primary-key order. A restored copy's plans vary with its
-            // statistics, so strata asks for the recorded orders explicitly.
-            Dialect::Mysql if documents == 1 => vec![
-                col(alias, "locale"),
-                col(alias, "published_at"),
-                col(alias, "id"),
-            ],
-            Dialect::Mysql => vec![col(alias, "id")],
-        }
-    }
-
     /// `LOWER(col)` as Strapi writes it: PostgreSQL casts to text first, so the
     /// case-insensitive operators also work on numbers.
     fn lower_col(self, col: Expr) -> Expr {

@@ -77,7 +77,14 @@ impl Builder<'_> {
 
     /// The other rows of the documents `documents` (sorted, distinct) in `target`: every
     /// locale's row except the parents' own (`parent_ids`), in the request's status, in
-    /// the populate's `sort` or else the engine's order ([`super::Dialect::localizations_order`]).
+    /// the populate's `sort` or else by locale code, then id.
+    ///
+    /// **Decision:** the order without a `sort` is strata's, the same on every database.
+    /// Strapi's statement (`@strapi/database` `populate/apply.js`, `oneToMany` through the
+    /// `joinColumn` i18n declares) has no ORDER BY: the engine's plan decides, and it
+    /// differs by engine, statistics and page. Locale order is what Strapi shows on
+    /// SQLite (the `(document_id, locale, published_at)` index); the tests compare
+    /// `localizations` with Strapi's answers as a set on every engine.
     pub fn localizations_select(
         &mut self,
         target: &Schema,
@@ -87,7 +94,6 @@ impl Builder<'_> {
         status: Status,
     ) -> SelectStatement {
         let t = self.alias();
-        let count = documents.len();
         let mut s = Sql::select();
         self.select_columns(&mut s, target, &t);
         s.from_as(Alias::new(&target.layout.table), Alias::new(&t))
@@ -101,9 +107,8 @@ impl Builder<'_> {
             s.cond_where(c);
         }
         if options.sort.is_empty() {
-            for e in self.dialect.localizations_order(&t, count) {
-                s.order_by_expr(e, Order::Asc);
-            }
+            s.order_by_expr(col(&t, "locale"), Order::Asc)
+                .order_by_expr(col(&t, "id"), Order::Asc);
         } else {
             for (e, o) in self.order_by(target, &options.sort, &t, true) {
                 s.order_by_expr(e, o);
