@@ -3,8 +3,9 @@
 //! schema planner, and the shape of the rows a new database is given ([`TableRows`],
 //! made by `sqlite::scratch`).
 
+use super::StoreError;
 use super::migration::{Change, ExistingLayout};
-use crate::schema::Model;
+use crate::schema::{ColumnType, IndexDef, Model, TableDef};
 
 /// Rows per multi-row `INSERT` when a new server database gets its rows (PostgreSQL binds
 /// at most 65,535 parameters per statement; MySQL's packet limit is far above 500 rows).
@@ -36,6 +37,50 @@ pub(crate) fn describe_unquoted(change: &Change) -> String {
         Change::CreateIndex { table, index } => format!("create index {} on {table}", index.name),
         other => other.to_string(),
     }
+}
+
+/// How a server database writes the statements of the planner's additive steps (the
+/// only steps it gets: it records no layout).
+pub(crate) trait AdditiveDdl {
+    /// The database's name, for messages.
+    const NAME: &'static str;
+    /// The statements that create a model table with its indexes (not its foreign keys).
+    fn create_table(table: &TableDef) -> Vec<String>;
+    /// The statements that add a model table's foreign keys.
+    fn foreign_keys(table: &TableDef) -> Vec<String>;
+    /// The statement that adds a column.
+    fn add_column(table: &str, column: &str, ty: ColumnType) -> String;
+    /// The statement that adds an index (or a unique constraint).
+    fn add_index(table: &str, index: &IndexDef) -> String;
+}
+
+/// The statements of `changes`, in order, with the foreign keys of new tables last (every
+/// table exists by then); an error for a step that is not additive.
+pub(crate) fn additive_statements<D: AdditiveDdl>(
+    changes: &[&Change],
+) -> Result<Vec<String>, StoreError> {
+    let mut statements = Vec::new();
+    let mut foreign_keys = Vec::new();
+    for change in changes {
+        match change {
+            Change::CreateTable(table) => {
+                statements.extend(D::create_table(table));
+                foreign_keys.extend(D::foreign_keys(table));
+            }
+            Change::AddColumn { table, column, ty } => {
+                statements.push(D::add_column(table, column, *ty));
+            }
+            Change::CreateIndex { table, index } => statements.push(D::add_index(table, index)),
+            other => {
+                return Err(StoreError::Other(format!(
+                    "cannot apply `{other}` on {0}: strata only adds to a {0} database",
+                    D::NAME
+                )));
+            }
+        }
+    }
+    statements.extend(foreign_keys);
+    Ok(statements)
 }
 
 /// A value of a row that a new database is given, as the scratch database stored it.

@@ -16,12 +16,14 @@
 use std::collections::{HashMap, HashSet};
 
 use super::MyPool;
+use crate::schema::IndexDef;
 use crate::schema::{ColumnType, Model, OnDelete, TableDef};
 use crate::store::StoreError;
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
-    ROWS_PER_INSERT, StoredValue, TableRows, describe_unquoted, missing,
+    AdditiveDdl, ROWS_PER_INSERT, StoredValue, TableRows, additive_statements, describe_unquoted,
+    missing,
 };
 use crate::store::seam::count_rows;
 use crate::store::sql::mysql_datetime;
@@ -280,6 +282,30 @@ struct MyProvisioner<'p> {
     pool: &'p MyPool,
 }
 
+impl AdditiveDdl for MyProvisioner<'_> {
+    const NAME: &'static str = "MySQL";
+
+    fn create_table(table: &TableDef) -> Vec<String> {
+        vec![table_statement(table)]
+    }
+
+    fn foreign_keys(table: &TableDef) -> Vec<String> {
+        foreign_key_statements(table)
+    }
+
+    fn add_column(table: &str, column: &str, ty: ColumnType) -> String {
+        format!(
+            "ALTER TABLE {} ADD COLUMN {}",
+            quote(table),
+            column_decl(table, column, ty)
+        )
+    }
+
+    fn add_index(table: &str, index: &IndexDef) -> String {
+        format!("ALTER TABLE {} ADD {}", quote(table), index_decl(index))
+    }
+}
+
 impl Provisioner for MyProvisioner<'_> {
     fn existing(&self) -> Result<ExistingLayout, StoreError> {
         self.pool.with_conn(|conn| {
@@ -320,32 +346,7 @@ impl Provisioner for MyProvisioner<'_> {
         _layout: Option<&str>,
         _destructive: bool,
     ) -> Result<(), StoreError> {
-        let mut statements = Vec::new();
-        let mut foreign_keys = Vec::new();
-        for change in changes {
-            match change {
-                Change::CreateTable(table) => {
-                    statements.push(table_statement(table));
-                    foreign_keys.extend(foreign_key_statements(table));
-                }
-                Change::AddColumn { table, column, ty } => statements.push(format!(
-                    "ALTER TABLE {} ADD COLUMN {}",
-                    quote(table),
-                    column_decl(table, column, *ty)
-                )),
-                Change::CreateIndex { table, index } => statements.push(format!(
-                    "ALTER TABLE {} ADD {}",
-                    quote(table),
-                    index_decl(index)
-                )),
-                other => {
-                    return Err(StoreError::Other(format!(
-                        "cannot apply `{other}` on MySQL: strata only adds to a MySQL database"
-                    )));
-                }
-            }
-        }
-        statements.extend(foreign_keys);
+        let statements = additive_statements::<MyProvisioner<'_>>(changes)?;
         if statements.is_empty() {
             return Ok(());
         }

@@ -15,11 +15,14 @@ use sea_query::SelectStatement;
 use tokio_postgres::types::ToSql;
 
 use super::{Param, PgPool};
+use crate::schema::ColumnType;
 use crate::schema::{IndexDef, Model, TableDef};
 use crate::store::StoreError;
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
-use crate::store::provision::{ROWS_PER_INSERT, StoredValue, describe_unquoted, missing};
+use crate::store::provision::{
+    AdditiveDdl, ROWS_PER_INSERT, StoredValue, additive_statements, describe_unquoted, missing,
+};
 use crate::store::seam::count_rows;
 use crate::store::sqlite::scratch::scratch_database;
 
@@ -53,6 +56,31 @@ pub fn layout_problems(pool: &PgPool, model: &Model) -> Result<Vec<String>, Stor
 /// not written to, so a read replica serves as it is.
 struct PgProvisioner<'p> {
     pool: &'p PgPool,
+}
+
+impl AdditiveDdl for PgProvisioner<'_> {
+    const NAME: &'static str = "PostgreSQL";
+
+    fn create_table(table: &TableDef) -> Vec<String> {
+        table_statements(table)
+    }
+
+    fn foreign_keys(table: &TableDef) -> Vec<String> {
+        foreign_key_statements(table)
+    }
+
+    fn add_column(table: &str, column: &str, ty: ColumnType) -> String {
+        format!(
+            "alter table {} add column {} {} null",
+            quote(table),
+            quote(column),
+            ty.postgres_decl()
+        )
+    }
+
+    fn add_index(table: &str, index: &IndexDef) -> String {
+        index_statement(table, index)
+    }
 }
 
 impl Provisioner for PgProvisioner<'_> {
@@ -105,34 +133,10 @@ impl Provisioner for PgProvisioner<'_> {
         _layout: Option<&str>,
         _destructive: bool,
     ) -> Result<(), StoreError> {
-        let mut statements = Vec::new();
-        let mut foreign_keys = Vec::new();
-        for change in changes {
-            match change {
-                Change::CreateTable(table) => {
-                    statements.extend(table_statements(table));
-                    foreign_keys.extend(foreign_key_statements(table));
-                }
-                Change::AddColumn { table, column, ty } => statements.push(format!(
-                    "alter table {} add column {} {} null",
-                    quote(table),
-                    quote(column),
-                    ty.postgres_decl()
-                )),
-                Change::CreateIndex { table, index } => {
-                    statements.push(index_statement(table, index));
-                }
-                other => {
-                    return Err(StoreError::Other(format!(
-                        "cannot apply `{other}` on PostgreSQL: strata only adds to a PostgreSQL database"
-                    )));
-                }
-            }
-        }
+        let statements = additive_statements::<PgProvisioner<'_>>(changes)?;
         if statements.is_empty() {
             return Ok(());
         }
-        statements.extend(foreign_keys);
         self.pool.with_client(async |c| {
             let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
             let tx = c.transaction().await.map_err(err)?;
