@@ -7,6 +7,12 @@ usage:
   python3 tools/auth_fixture.py record BASE DB   # inserts the rows into a running oracle's
                                                  # SQLite file DB, replays every case
                                                  # against BASE, writes recorded.json
+  python3 tools/auth_fixture.py replay BASE ENGINE
+                                                 # replays every case against an oracle on
+                                                 # PostgreSQL or MySQL whose database already
+                                                 # holds credentials.<engine>.sql (insert it
+                                                 # with psql or mysql), writes
+                                                 # recorded.<engine>.json
 
 The salt and JWT secret are the oracle's (`config/admin.js`, `config/plugins.js`). Tokens are
 256 hex characters like Strapi's, derived from a fixed seed so the fixture is reproducible;
@@ -219,6 +225,10 @@ def record(base, db):
     con.executescript(sql("sqlite"))
     con.commit()
     con.close()
+    replay(base, "recorded.json")
+
+
+def replay(base, name):
     creds = credentials()
     out = []
     for n, (cred, line) in enumerate(CASES, 1):
@@ -237,10 +247,10 @@ def record(base, db):
         except ValueError:
             body = raw.decode("utf-8", "replace")
         out.append({"n": n, "credential": cred, "line": line, "status": status, "body": body})
-    with open(os.path.join(OUT, "recorded.json"), "w") as f:
+    with open(os.path.join(OUT, name), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    print(f"recorded {len(out)} cases")
+    print(f"recorded {len(out)} cases into {name}")
 
 
 if __name__ == "__main__":
@@ -249,6 +259,8 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["record"] and len(sys.argv) == 4:
         write()
         record(sys.argv[2], sys.argv[3])
+    elif sys.argv[1:2] == ["replay"] and len(sys.argv) == 4 and sys.argv[3] in ("postgres", "mysql"):
+        replay(sys.argv[2], f"recorded.{sys.argv[3]}.json")
     else:
         print(__doc__)
         sys.exit(2)
