@@ -8,7 +8,14 @@
 //! * `pagination.json`: page sizes and limits that are not numbers or are empty;
 //! * `strict-params.json`: `config/api.js` with `rest.strictParams: true` (unknown
 //!   top-level keys, `count` and `ordering`, top-level `page`/`pageSize`, `status` arrays,
-//!   over-long and malformed locales, pagination values).
+//!   over-long and malformed locales, pagination values);
+//! * `params-*.json`: the requests of `params.txt` (pagination values that are not
+//!   integers or out of range, `status` as a list or an object, empty, over-long and
+//!   malformed locales and lists of them, unknown top-level keys, invalid dates and times
+//!   on date fields, sorts through to-many and to-one relations) answered with the default
+//!   configuration, with `rest.strictParams`, and with `documents.strictParams` (the
+//!   document service's own checks: `Invalid parameter at 'locale[1]'…`,
+//!   `details.received`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -42,6 +49,7 @@ fn every_recorded_answer_of_the_default_configuration() {
         ("edges.json", 30),
         ("publication-filters.json", 24),
         ("pagination.json", 11),
+        ("params-default.json", 83),
     ] {
         let (f, n) = replay(addr, file);
         assert_eq!(n, expected, "{file}");
@@ -55,7 +63,21 @@ fn every_recorded_answer_in_strict_mode() {
     let mut config = strata::http::ServerConfig::default();
     config.query.strict_params = true;
     let addr = common::start_blog_server_with("strict", config);
-    let (failures, n) = replay(addr, "strict-params.json");
-    assert_eq!(n, 32);
+    let mut failures = Vec::new();
+    for (file, expected) in [("strict-params.json", 32), ("params-rest-strict.json", 57)] {
+        let (f, n) = replay(addr, file);
+        assert_eq!(n, expected, "{file}");
+        failures.extend(f);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_recorded_answer_with_strict_documents() {
+    let mut config = strata::http::ServerConfig::default();
+    config.query.documents_strict_params = true;
+    let addr = common::start_blog_server_with("strict-documents", config);
+    let (failures, n) = replay(addr, "params-documents-strict.json");
+    assert_eq!(n, 83);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -68,6 +68,15 @@ pub enum QueryError {
         /// The parameter.
         param: Param,
     },
+    /// A ValidationError whose details carry the value received (`details: {received}`), as
+    /// the document service's strict checks send it.
+    #[error("{message}")]
+    InvalidReceived {
+        /// The message.
+        message: String,
+        /// The value as received (the qs value, as JSON).
+        received: Value,
+    },
     /// A PaginationError (`details: {}`).
     #[error("{0}")]
     Pagination(String),
@@ -163,6 +172,7 @@ impl QueryError {
             QueryError::Limit { limit, max, .. } => {
                 json!({"source": "query", "limit": limit, "max": max})
             }
+            QueryError::InvalidReceived { received, .. } => json!({ "received": received }),
             QueryError::Invalid(_) | QueryError::Pagination(_) => json!({}),
         }
     }

@@ -114,6 +114,23 @@ pub enum QsValue {
 }
 
 impl QsValue {
+    /// The value as JavaScript's `String()` writes it: an array is its items joined by
+    /// commas (`["draft"]` is `draft`, nested arrays flattened), null (an array item qs
+    /// left empty) is empty, an object `[object Object]`. Strapi's messages and its
+    /// number conversions (`Number(String(v))`) see values so.
+    pub fn js_string(&self) -> String {
+        match self {
+            QsValue::Null => String::new(),
+            QsValue::String(s) => s.clone(),
+            QsValue::Array(items) => items
+                .iter()
+                .map(QsValue::js_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            QsValue::Object(_) => "[object Object]".to_string(),
+        }
+    }
+
     /// The string, if this is a [`QsValue::String`].
     pub fn as_str(&self) -> Option<&str> {
         match self {

@@ -11,12 +11,9 @@ impl Parser<'_> {
             Some(QsValue::String(s)) if s == "draft" || s.is_empty() => Ok(Status::Draft),
             Some(other) => {
                 if self.config.documents_strict_params {
-                    let received = match other {
-                        QsValue::String(s) => s.clone(),
-                        _ => other.to_json(),
-                    };
                     return Err(QueryError::Invalid(format!(
-                        "Invalid parameter at 'status'. Expected 'published' or 'draft', received: {received}"
+                        "Invalid parameter at 'status'. Expected 'published' or 'draft', received: {}",
+                        other.js_string()
                     )));
                 }
                 Ok(Status::Draft)
@@ -34,14 +31,36 @@ impl Parser<'_> {
         let codes: Vec<String> = match v {
             None | Some(QsValue::Null) => return Ok(LocaleSelector::Default),
             Some(QsValue::String(s)) if s.is_empty() => return Ok(LocaleSelector::Default),
-            Some(QsValue::String(s)) => vec![s.clone()],
-            Some(QsValue::Array(items)) => items
-                .iter()
-                .filter_map(|i| i.as_str().map(str::to_string))
-                .collect(),
-            Some(QsValue::Object(_)) => {
+            Some(QsValue::String(s)) => {
                 if strict {
-                    return Err(QueryError::Invalid("Invalid parameter at 'locale'. Expected a string, array of strings, empty string, null, or undefined; received: object".into()));
+                    check_locale(s, "locale")?;
+                }
+                vec![s.clone()]
+            }
+            Some(QsValue::Array(items)) => {
+                let strings = items.iter().filter_map(QsValue::as_str);
+                if !strict {
+                    // Outside strict mode an empty code stays, and matches nothing.
+                    strings.map(str::to_string).collect()
+                } else {
+                    // The document service keeps the non-empty strings (none: the default
+                    // locale), and names each by its place among them.
+                    let codes: Vec<String> = strings
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect();
+                    for (i, c) in codes.iter().enumerate() {
+                        check_locale(c, &format!("locale[{i}]"))?;
+                    }
+                    codes
+                }
+            }
+            Some(object @ QsValue::Object(_)) => {
+                if strict {
+                    return Err(QueryError::InvalidReceived {
+                        message: "Invalid parameter at 'locale'. Expected a string, array of strings, empty string, null, or undefined; received: object".into(),
+                        received: serde_json::from_str(&object.to_json()).unwrap_or_default(),
+                    });
                 }
                 // An object names no locale: nothing matches (non-localized types ignore it).
                 return Ok(if localized {
@@ -51,13 +70,6 @@ impl Parser<'_> {
                 });
             }
         };
-        if strict {
-            for c in &codes {
-                if c != "*" && !is_bcp47(c) {
-                    return Err(QueryError::Invalid("Invalid parameter at 'locale'. Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans).".into()));
-                }
-            }
-        }
         if !localized {
             return Ok(LocaleSelector::Default);
         }
@@ -100,10 +112,31 @@ impl Parser<'_> {
     }
 }
 
-fn is_bcp47(s: &str) -> bool {
-    if s.len() > 35 {
-        return false;
+/// The largest locale code the document service accepts.
+const MAX_LOCALE_LENGTH: usize = 35;
+
+/// The document service's `checkLocale` for one code at `path` (`locale`, `locale[1]`):
+/// `*`, or a BCP 47-style code (`/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/`) of at most 35
+/// characters, each failure with its own message.
+fn check_locale(code: &str, path: &str) -> Result<(), QueryError> {
+    if code == "*" {
+        return Ok(());
     }
+    let reason = if code.is_empty() {
+        "Locale cannot be empty".to_string()
+    } else if code.chars().count() > MAX_LOCALE_LENGTH {
+        format!("Locale exceeds maximum length of {MAX_LOCALE_LENGTH} characters")
+    } else if !is_bcp47(code) {
+        "Locale must be a valid BCP 47 format (e.g. en, en-US, zh-Hans)".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(QueryError::Invalid(format!(
+        "Invalid parameter at '{path}'. {reason}."
+    )))
+}
+
+fn is_bcp47(s: &str) -> bool {
     let mut parts = s.split('-');
     let first = parts.next().unwrap_or_default();
     (2..=3).contains(&first.len())

@@ -5,7 +5,17 @@ use super::*;
 
 impl Parser<'_> {
     pub(super) fn pagination(&self, q: &QsMap) -> Result<Pagination, QueryError> {
-        if q.contains_key("page") || q.contains_key("pageSize") {
+        let strict = self.config.documents_strict_params;
+        if strict {
+            // The document service's `checkPagination`: a top-level `page`/`pageSize` meets
+            // the `start`/`limit` the REST layer always passes (empty ones are omitted).
+            let given = |k: &str| q.get(k).is_some_and(|v| !is_param_empty(v));
+            if given("page") || given("pageSize") {
+                return Err(QueryError::Invalid(
+                    "Invalid pagination parameters. Cannot use both page-based (page, pageSize) and offset-based (start, limit) pagination in the same query.".into(),
+                ));
+            }
+        } else if q.contains_key("page") || q.contains_key("pageSize") {
             return Err(QueryError::Pagination(
                 "Invalid pagination attributes. The page parameters are incorrect and must be in the pagination object".into(),
             ));
@@ -15,13 +25,19 @@ impl Parser<'_> {
             Some(QsValue::Object(m)) => m,
             _ => &empty,
         };
-        // JavaScript's `Number()`: the empty string is 0, anything else not a number NaN.
+        // JavaScript's `Number()` (lodash `toNumber`, as Strapi converts them): of a value's
+        // string form, where the empty string is 0 and anything else not a number NaN.
         let raw = |k: &str| {
             p.get(k).map(|v| match v {
-                QsValue::String(s) if s.trim().is_empty() => 0.0,
-                QsValue::String(s) => values::js_number(s).unwrap_or(f64::NAN),
                 QsValue::Null => 0.0,
-                _ => f64::NAN,
+                other => {
+                    let s = other.js_string();
+                    if s.trim().is_empty() {
+                        0.0
+                    } else {
+                        values::js_number(&s).unwrap_or(f64::NAN)
+                    }
+                }
             })
         };
         let with_count = match p.get("withCount") {
@@ -83,17 +99,31 @@ impl Parser<'_> {
             };
             (PageMode::Page, start, size)
         };
+        // Strict documents check the `start`/`limit` the REST layer computed first
+        // (`parsePaginationInt`); otherwise the query converter does, with its words.
         let start = as_count(start).ok_or_else(|| {
-            QueryError::Invalid(format!(
-                "convertStartQueryParams expected a positive integer got {}",
-                values::js_number_string(start)
-            ))
+            QueryError::Invalid(match strict {
+                true => format!(
+                    "Invalid parameter at 'start'. Expected integer >= 0, received: {}",
+                    values::js_number_string(start)
+                ),
+                false => format!(
+                    "convertStartQueryParams expected a positive integer got {}",
+                    values::js_number_string(start)
+                ),
+            })
         })?;
         let limit = as_count(limit).ok_or_else(|| {
-            QueryError::Invalid(format!(
-                "convertLimitQueryParams expected a positive integer got {}",
-                values::js_number_string(limit)
-            ))
+            QueryError::Invalid(match strict {
+                true => format!(
+                    "Invalid parameter at 'limit'. Expected integer >= 1 or -1, received: {}",
+                    values::js_number_string(limit)
+                ),
+                false => format!(
+                    "convertLimitQueryParams expected a positive integer got {}",
+                    values::js_number_string(limit)
+                ),
+            })
         })?;
         Ok(Pagination {
             mode,
@@ -102,4 +132,9 @@ impl Parser<'_> {
             with_count,
         })
     }
+}
+
+/// The document service's `isParamEmpty`: null, or the empty string.
+pub(super) fn is_param_empty(v: &QsValue) -> bool {
+    matches!(v, QsValue::Null) || v.as_str() == Some("")
 }
