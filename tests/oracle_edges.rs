@@ -9,6 +9,8 @@
 //! * `strict-params.json`: `config/api.js` with `rest.strictParams: true` (unknown
 //!   top-level keys, `count` and `ordering`, top-level `page`/`pageSize`, `status` arrays,
 //!   over-long and malformed locales, pagination values);
+//! * `search.json`: `_q` with non-ASCII text, `_` and `*`, numbers (number columns are
+//!   searched too), and empty;
 //! * `params-*.json`: the requests of `params.txt` (pagination values that are not
 //!   integers or out of range, `status` as a list or an object, empty, over-long and
 //!   malformed locales and lists of them, unknown top-level keys, invalid dates and times
@@ -50,6 +52,7 @@ fn every_recorded_answer_of_the_default_configuration() {
         ("publication-filters.json", 24),
         ("pagination.json", 11),
         ("params-default.json", 83),
+        ("search.json", 17),
     ] {
         let (f, n) = replay(addr, file);
         assert_eq!(n, expected, "{file}");

@@ -2,7 +2,8 @@
 //! dump of the blog fixture (`tests/fixtures/blog/pg/strapi-postgres.sql`, a database
 //! created with ICU `en-US` as in the recording), answers every recorded `goldens-pg`
 //! request as Strapi did: collation and NULL order, `time` as `HH:mm:ss`, exact
-//! bigintegers, jsonb key order, Unicode-aware case-insensitive operators.
+//! bigintegers, jsonb key order, Unicode-aware case-insensitive operators; and the
+//! oracle's PostgreSQL answers to `_q` and to operator objects (`pg/oracle-params.json`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -18,4 +19,31 @@ fn every_pg_golden_over_http() {
     println!("pg goldens: {passed} passed, {} failed", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(passed, 236);
+}
+
+/// Strapi on PostgreSQL, asked what the goldens do not cover (`pg/oracle-params.txt`,
+/// answered by the oracle on an ICU en-US database): `_q` with non-ASCII text (`ILIKE`:
+/// `ß` and `SS`, accents in either case, `_` as a wildcard) and operators whose value is
+/// an operator object (their JSON text, as `pg` binds it).
+#[test]
+fn strapis_postgres_answers_to_search_and_operator_objects() {
+    let Some(db) = common::pg::strapi_blog("oracle_params") else {
+        return;
+    };
+    let addr = common::start_server_on(&db.url);
+    let recorded: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(common::blog().join("pg/oracle-params.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(recorded.len(), 22);
+    let mut failures = Vec::new();
+    for golden in &recorded {
+        let target = common::encode(golden["line"].as_str().unwrap());
+        let (status, _, body) = common::http_get(addr, &target, &[]);
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        if let Some(why) = common::judge(golden, status, &body) {
+            failures.push(format!("{target}: {why}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

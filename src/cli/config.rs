@@ -327,6 +327,7 @@ impl Config {
                     .documents
                     .strict_params
                     .unwrap_or(q.documents_strict_params),
+                operator_objects: q.operator_objects,
                 limits: QueryLimits {
                     max_query_length: self.limits.max_query_length.unwrap_or(l.max_query_length),
                     max_depth: self.limits.max_depth.unwrap_or(l.max_depth),

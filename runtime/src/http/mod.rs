@@ -134,9 +134,13 @@ impl AppState {
     /// State with fixed grants (for embedding and tests).
     pub fn with_permissions(
         store: Arc<Store>,
-        config: ServerConfig,
+        mut config: ServerConfig,
         permissions: PermissionSource,
     ) -> Arc<Self> {
+        // An operator object as a value means what the database's driver makes of it.
+        if store.pool().dialect() == crate::store::sql::Dialect::Postgres {
+            config.query.operator_objects = query::OperatorObjects::JsonText;
+        }
         let workers = Arc::new(tokio::sync::Semaphore::new(store.pool().size().max(1)));
         Arc::new(AppState {
             store,

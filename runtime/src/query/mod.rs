@@ -73,6 +73,9 @@ pub struct QueryConfig {
     pub strict_params: bool,
     /// `api.documents.strictParams`: `status` and `locale` are checked strictly.
     pub documents_strict_params: bool,
+    /// What a comparison operator whose value is itself an operator object
+    /// (`filters[title][$eq][$eq]=x`) means: the database decides, as in Strapi.
+    pub operator_objects: OperatorObjects,
     /// Size limits.
     pub limits: QueryLimits,
 }
@@ -85,9 +88,23 @@ impl Default for QueryConfig {
             with_count: true,
             strict_params: false,
             documents_strict_params: false,
+            operator_objects: OperatorObjects::Reject,
             limits: QueryLimits::default(),
         }
     }
+}
+
+/// A comparison operator whose value is an operator object (`[$eq][$eq]=x`), as Strapi's
+/// drivers bind it: `pg` sends the object as its JSON text (`{"$eq":"x"}`), which then
+/// matches nothing on a text column and fails on a number; SQLite's driver refuses to
+/// bind an object (a 500 there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OperatorObjects {
+    /// A 400 naming the operator (where Strapi crashes: SQLite, MySQL).
+    #[default]
+    Reject,
+    /// The object's JSON text is the value (PostgreSQL); in `$in`/`$notIn`, a list of it.
+    JsonText,
 }
 
 /// Limits on query size. Exceeding one is a 400 with `details.limit` naming it.

@@ -380,6 +380,12 @@ impl Parser<'_> {
                     QsValue::Array(items) => items.clone(),
                     QsValue::Object(m) => match numeric_object_as_list(m) {
                         Some(items) => items,
+                        // PostgreSQL binds an operator object as its JSON text.
+                        None if self.config.operator_objects == OperatorObjects::JsonText
+                            && m.keys().any(|k| k.starts_with('$')) =>
+                        {
+                            vec![QsValue::String(map_to_json(m))]
+                        }
                         // Strapi drops an operand that is neither a value nor a list.
                         None => return Ok(()),
                     },
@@ -445,6 +451,10 @@ impl Parser<'_> {
                     }
                     // `title[$eq][foo]=bar`: Strapi silently drops the condition; `$eq[$eq]` too.
                     if m.keys().any(|k| k.starts_with('$')) {
+                        if self.config.operator_objects == OperatorObjects::JsonText {
+                            let text = QsValue::String(map_to_json(m));
+                            return self.operator(schema, field, kind, op_key, &text, path, out);
+                        }
                         return Err(QueryError::InvalidValue {
                             key: op_key.to_string(),
                             path: path.get(),

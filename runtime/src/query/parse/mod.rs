@@ -17,9 +17,10 @@ use indexmap::IndexMap;
 
 use super::ast::*;
 use super::error::{Param, QueryError};
+use super::qs::map_to_json;
 use super::qs::{self, QsMap, QsValue};
 use super::values;
-use super::{Permissions, QueryConfig};
+use super::{OperatorObjects, Permissions, QueryConfig};
 use crate::schema::{AttrId, Attribute, AttributeKind, Model, ScalarType, Schema, SchemaId};
 
 /// Parses and validates `raw` (the query string without `?`) for `schema`.

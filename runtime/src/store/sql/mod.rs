@@ -87,6 +87,21 @@ impl Dialect {
         }
     }
 
+    /// `_q`'s match of one column (`applySearch`): `LIKE` with a backslash escape on
+    /// SQLite (ASCII case-insensitive) and MySQL (the collation's), `ILIKE` of the column
+    /// as text on PostgreSQL (the database's own Unicode case rules).
+    fn search_like(self, col: Expr, pattern: String) -> Expr {
+        match self {
+            Dialect::Sqlite => {
+                Expr::cust_with_exprs("? LIKE ? ESCAPE '\\'", [col, Expr::val(pattern)])
+            }
+            Dialect::Postgres => {
+                Expr::cust_with_exprs("CAST($1 AS TEXT) ILIKE $2", [col, Expr::val(pattern)])
+            }
+            Dialect::Mysql => Expr::cust_with_exprs("? LIKE ?", [col, Expr::val(pattern)]),
+        }
+    }
+
     /// `LOWER(col) LIKE LOWER(?)`.
     fn ilike(self, col: Expr, pattern: String, negate: bool) -> Expr {
         let op = if negate { "NOT LIKE" } else { "LIKE" };
@@ -143,6 +158,19 @@ pub fn escape_like(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     for c in s.chars() {
         if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `_q`'s text as Strapi escapes it for `LIKE` (`escapeQuery(q, '*%\\')`): `*`, `%` and
+/// `\` get a backslash; `_` does not, so it matches any one character, as in Strapi.
+pub fn escape_search(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        if matches!(c, '*' | '%' | '\\') {
             out.push('\\');
         }
         out.push(c);
@@ -519,35 +547,42 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// `_q`: any searchable string-like column (or the id) contains the text.
+    /// `_q`, as `@strapi/database`'s `applySearch` writes it: the id, every searchable
+    /// string column and, when the text reads as a number (lodash `toNumber`), every
+    /// searchable number column, `LIKE '%text%'` with `*`, `%` and `\` escaped (`_` stays a
+    /// wildcard, as in Strapi): `ILIKE` on a text cast on PostgreSQL, the engine's `LIKE`
+    /// elsewhere.
     fn search(&self, schema: &Schema, q: &str, alias: &str) -> Expr {
-        let pattern = format!("%{}%", escape_like(q));
+        use crate::schema::ScalarType as T;
+        let pattern = format!("%{}%", escape_search(q));
+        let numeric = q.trim().is_empty() || crate::query::values::js_number(q).is_some();
         let mut any = Cond::any();
-        any = any.add(self.dialect.like(col(alias, "id"), pattern.clone(), false));
+        any = any.add(self.dialect.search_like(col(alias, "id"), pattern.clone()));
         for c in &schema.layout.columns {
             let searchable = match c.role {
                 ColumnRole::DocumentId | ColumnRole::Locale => true,
                 ColumnRole::Attribute(id) => schema.attributes.get(id.index()).is_some_and(|a| {
                     a.searchable
                         && !a.private
-                        && matches!(
-                            a.kind.scalar(),
+                        && match a.kind.scalar() {
                             Some(
-                                crate::schema::ScalarType::String
-                                    | crate::schema::ScalarType::Text
-                                    | crate::schema::ScalarType::RichText
-                                    | crate::schema::ScalarType::Enumeration { .. }
-                                    | crate::schema::ScalarType::Email
-                                    | crate::schema::ScalarType::Uid { .. }
-                            )
-                        )
+                                T::String
+                                | T::Text
+                                | T::RichText
+                                | T::Enumeration { .. }
+                                | T::Email
+                                | T::Uid { .. },
+                            ) => true,
+                            Some(T::Integer | T::BigInteger | T::Float | T::Decimal) => numeric,
+                            _ => false,
+                        }
                 }),
                 _ => false,
             };
             if searchable {
                 any = any.add(
                     self.dialect
-                        .like(col(alias, &c.name), pattern.clone(), false),
+                        .search_like(col(alias, &c.name), pattern.clone()),
                 );
             }
         }
