@@ -25,22 +25,9 @@ mod common;
 
 use std::net::SocketAddr;
 
-/// Replays a recording; returns the failures and how many cases it held.
+/// Replays `oracle/<file>`; returns the failures and how many cases it held.
 fn replay(addr: SocketAddr, file: &str) -> (Vec<String>, usize) {
-    let recorded: Vec<serde_json::Value> = serde_json::from_str(
-        &std::fs::read_to_string(common::blog().join("oracle").join(file)).unwrap(),
-    )
-    .unwrap();
-    let mut failures = Vec::new();
-    for golden in &recorded {
-        let target = common::encode(golden["line"].as_str().unwrap());
-        let (status, _, body) = common::http_get(addr, &target, &[]);
-        let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        if let Some(why) = common::judge(golden, status, &body) {
-            failures.push(format!("{file} {target}: {why}"));
-        }
-    }
-    (failures, recorded.len())
+    common::replay_recording(addr, &common::blog().join("oracle").join(file))
 }
 
 #[test]

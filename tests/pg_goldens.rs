@@ -31,19 +31,8 @@ fn strapis_postgres_answers_to_search_and_operator_objects() {
         return;
     };
     let addr = common::start_server_on(&db.url);
-    let recorded: Vec<serde_json::Value> = serde_json::from_str(
-        &std::fs::read_to_string(common::blog().join("pg/oracle-params.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(recorded.len(), 22);
-    let mut failures = Vec::new();
-    for golden in &recorded {
-        let target = common::encode(golden["line"].as_str().unwrap());
-        let (status, _, body) = common::http_get(addr, &target, &[]);
-        let body: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        if let Some(why) = common::judge(golden, status, &body) {
-            failures.push(format!("{target}: {why}"));
-        }
-    }
+    let (failures, n) =
+        common::replay_recording(addr, &common::blog().join("pg/oracle-params.json"));
+    assert_eq!(n, 22);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -307,6 +307,23 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Replays a recording of the oracle (a JSON list of `{line, status, body}`) against
+/// `addr` with [`judge`]; returns the failures and how many cases it held.
+pub fn replay_recording(addr: std::net::SocketAddr, file: &Path) -> (Vec<String>, usize) {
+    let recorded: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let mut failures = Vec::new();
+    for golden in &recorded {
+        let target = encode(golden["line"].as_str().unwrap());
+        let (status, _, body) = http_get(addr, &target, &[]);
+        let body: Value = serde_json::from_slice(&body).unwrap_or_default();
+        if let Some(why) = judge(golden, status, &body) {
+            failures.push(format!("{} {target}: {why}", file.display()));
+        }
+    }
+    (failures, recorded.len())
+}
+
 /// Strapi's judgement of one answer (compare.py's `judge`): `None` when it passes. Where
 /// Strapi crashed (500), the answer must be strata's own, reviewed and recorded in
 /// `tests/fixtures/blog/deviations.json` by request line.

@@ -155,22 +155,20 @@ pub fn column_role(field: FieldRef) -> ColumnRole {
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern.
 pub fn escape_like(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    for c in s.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    escape_with_backslash(s, &['%', '_', '\\'])
 }
 
 /// `_q`'s text as Strapi escapes it for `LIKE` (`escapeQuery(q, '*%\\')`): `*`, `%` and
 /// `\` get a backslash; `_` does not, so it matches any one character, as in Strapi.
 pub fn escape_search(s: &str) -> String {
+    escape_with_backslash(s, &['*', '%', '\\'])
+}
+
+/// `s` with a backslash before each of `special`.
+fn escape_with_backslash(s: &str, special: &[char]) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     for c in s.chars() {
-        if matches!(c, '*' | '%' | '\\') {
+        if special.contains(&c) {
             out.push('\\');
         }
         out.push(c);
