@@ -36,6 +36,25 @@ pub struct ExistingLayout {
     pub tables: BTreeMap<String, ExistingTable>,
 }
 
+impl ExistingLayout {
+    /// A layout known only by names, as the server databases report it: `(table,
+    /// column)` and `(table, index or constraint)` pairs, without declared types or index
+    /// shapes (so the planner compares neither).
+    pub fn from_names(
+        columns: impl IntoIterator<Item = (String, String)>,
+        indexes: impl IntoIterator<Item = (String, String)>,
+    ) -> ExistingLayout {
+        let mut layout = ExistingLayout::default();
+        for (t, c) in columns {
+            layout.tables.entry(t).or_default().columns.push((c, None));
+        }
+        for (t, i) in indexes {
+            layout.tables.entry(t).or_default().indexes.insert(i, None);
+        }
+        layout
+    }
+}
+
 /// One existing table.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ExistingTable {

@@ -321,14 +321,7 @@ impl Provisioner for MyProvisioner<'_> {
                      WHERE table_schema = DATABASE()",
                 )
                 .map_err(sql_error)?;
-            let mut layout = ExistingLayout::default();
-            for (t, c) in columns {
-                layout.tables.entry(t).or_default().columns.push((c, None));
-            }
-            for (t, i) in indexes {
-                layout.tables.entry(t).or_default().indexes.insert(i, None);
-            }
-            Ok(layout)
+            Ok(ExistingLayout::from_names(columns, indexes))
         })
     }
 

@@ -106,16 +106,11 @@ impl Provisioner for PgProvisioner<'_> {
                 )
                 .await
                 .map_err(err)?;
-            let mut layout = ExistingLayout::default();
-            for r in columns {
-                let (t, c): (String, String) = (r.get(0), r.get(1));
-                layout.tables.entry(t).or_default().columns.push((c, None));
-            }
-            for r in indexes {
-                let (t, i): (String, String) = (r.get(0), r.get(1));
-                layout.tables.entry(t).or_default().indexes.insert(i, None);
-            }
-            Ok(layout)
+            let pair = |r: &tokio_postgres::Row| -> (String, String) { (r.get(0), r.get(1)) };
+            Ok(ExistingLayout::from_names(
+                columns.iter().map(pair),
+                indexes.iter().map(pair),
+            ))
         })
     }
 
