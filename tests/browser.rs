@@ -23,8 +23,14 @@ use strata::http::ServerConfig;
 use strata::http::cors::CorsConfig;
 use strata::store::{DatabaseUrl, Store};
 
-/// Installs Chromium and playwright-core; `false` (after the loud line) when it cannot.
+/// Installs Chromium and playwright-core, once per run; `false` (after the loud line) when
+/// it cannot.
 fn browser_ready(tools: &Path) -> bool {
+    static READY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *READY.get_or_init(|| install_browser(tools))
+}
+
+fn install_browser(tools: &Path) -> bool {
     let node = Command::new("node")
         .arg("--version")
         .output()

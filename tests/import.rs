@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, OpenFlags};
 use strata::schema::{self, AttributeKind, Model, RelationStorage};
-use strata::store::sqlite::import::{ImportError, import_dataset};
+use strata::store::import::ImportError;
+use strata::store::sqlite::import::import_dataset;
 use strata::store::sqlite::{ddl, migrate};
 
 fn root(path: &str) -> PathBuf {

@@ -100,3 +100,19 @@ fn an_existing_database_is_migrated_additively() {
     let (_, opened) = strata::store::Store::open(&url, model, &Default::default()).unwrap();
     assert_eq!(opened, strata::store::Opened::Existing { migrated: vec![] });
 }
+
+#[test]
+fn import_into_an_existing_database_answers_the_goldens() {
+    let Some(db) = TestDb::create("existing") else {
+        return;
+    };
+    common::existing_import_answers_as_strapi(&db.url, &common::blog().join("mysql/goldens"));
+}
+
+#[test]
+fn links_to_rows_further_down_the_file_wait_for_them() {
+    let Some(db) = TestDb::create("forward") else {
+        return;
+    };
+    common::forward_links_wait_for_their_rows(&db.url);
+}

@@ -117,3 +117,19 @@ fn an_existing_database_is_migrated_additively() {
     let (_, again) = strata::store::Store::open(&db.database_url(), model, &options).unwrap();
     assert_eq!(again, strata::store::Opened::Existing { migrated: vec![] });
 }
+
+#[test]
+fn import_into_an_existing_database_answers_the_goldens() {
+    let Some(db) = TestDb::create("existing") else {
+        return;
+    };
+    common::existing_import_answers_as_strapi(&db.url, &common::blog().join("pg/goldens"));
+}
+
+#[test]
+fn links_to_rows_further_down_the_file_wait_for_them() {
+    let Some(db) = TestDb::create("forward") else {
+        return;
+    };
+    common::forward_links_wait_for_their_rows(&db.url);
+}

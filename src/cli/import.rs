@@ -14,8 +14,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use strata_runtime::schema;
 use strata_runtime::store::Opened;
-use strata_runtime::store::sqlite::{self, import};
 use strata_runtime::store::{DatabaseUrl, OpenOptions, Store};
+use strata_runtime::store::{import, sqlite};
 
 use super::config::Config;
 
@@ -88,21 +88,20 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
         bail!("no dataset at {}", args.file.display());
     }
     let (config, _) = Config::for_project(args.config.as_deref(), &args.schemas)?;
-    // A server database (PostgreSQL, MySQL) is created and imported at once (new
-    // databases only).
+    // A new server database (PostgreSQL, MySQL) is created and imported at once, so that a
+    // failed import leaves it empty (MySQL cannot undo a `CREATE TABLE`): the import runs
+    // into a scratch database whose rows are copied with the layout (`sqlite::scratch`).
     let server_database = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
     let options = OpenOptions {
         connections: 1,
         public_actions: config.permissions.public.actions(),
         allow_destructive: args.allow_destructive,
-        // PostgreSQL, MySQL: a new database is created and imported at once.
         seed: server_database.then(|| args.file.clone()),
         ..OpenOptions::default()
     };
     let started = Instant::now();
     let (store, opened) =
         Store::open(&url, model.clone(), &options).with_context(|| format!("cannot open {url}"))?;
-    drop(store);
     match opened {
         Opened::Created { seeded } => {
             eprintln!(
@@ -115,24 +114,27 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
             }
         }
         Opened::Existing { migrated } => {
-            if server_database {
-                bail!(
-                    "{url} already has tables: strata imports into a new PostgreSQL or MySQL database only (create an empty one, or import into SQLite)"
-                );
-            }
             for change in &migrated {
                 eprintln!("migrating: {change}");
             }
         }
     }
-    let mut conn =
-        sqlite::open_connection(&url, true).with_context(|| format!("cannot open {url}"))?;
     let bar = progress_bar();
     let started = Instant::now();
-    let result = import::import_dataset(&mut conn, &model, &args.file, &|done, total| {
+    let progress = |done, total| {
         bar.set_length(total);
         bar.set_position(done);
-    });
+    };
+    let result = match url {
+        // SQLite loads on a connection of its own, tuned for the load (`sqlite::import`).
+        DatabaseUrl::Sqlite { .. } => {
+            drop(store);
+            let mut conn = sqlite::open_connection(&url, true)
+                .with_context(|| format!("cannot open {url}"))?;
+            sqlite::import::import_dataset(&mut conn, &model, &args.file, &progress)
+        }
+        _ => import::import_into(store.pool(), &model, &args.file, &progress),
+    };
     bar.finish_and_clear();
     let report = result?;
     let secs = started.elapsed().as_secs_f64();

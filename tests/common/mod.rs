@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use strata::query::Permissions;
 use strata::schema::Model;
+use strata::store::sea_query;
 
 /// The blog fixture folder.
 pub fn blog() -> PathBuf {
@@ -539,7 +540,139 @@ pub fn fresh_import_answers_as_strapi(
     let (status, _, _) = http_get(addr, "/api/articles", &[]);
     assert_eq!(status, 200, "the public role of ./strata.toml was granted");
 
+    // A second import finds every document of the dataset there already: refused, and
+    // nothing is written.
+    let before = table_counts(url);
     let out = import_blog(url, "examples/blog/dataset.json");
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already has tables"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the database already has a"), "{stderr}");
+    assert_eq!(table_counts(url), before);
+}
+
+/// What `strata import` does to a server database that already has strata's layout (the
+/// one load path through the store's seam, `store::import::import_into`): a dataset with
+/// problems changes no row; the blog's dataset then answers the goldens in `goldens` as
+/// Strapi did (ids and timestamps aside, the two known differences of
+/// [`fresh_import_answers_as_strapi`] skipped); a second import of it is refused without a
+/// write; and the database numbers its next row past the ids the import gave.
+pub fn existing_import_answers_as_strapi(url: &str, goldens: &Path) {
+    // strata's layout and the public grants of ./strata.toml, no content.
+    succeeded(import_blog(url, "tests/fixtures/dataset/empty.json"));
+    let empty = table_counts(url);
+    let out = import_blog(url, "tests/fixtures/dataset/mistakes.json");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(table_counts(url), empty, "a failed import left rows behind");
+
+    let out = succeeded(import_blog(url, "examples/blog/dataset.json"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("imported 51 documents (129 rows), 9 files, 3 users"),
+        "{stdout}"
+    );
+    let addr = start_server_on(url);
+    let ignored = ["id", "createdAt", "updatedAt", "publishedAt", "wordCount"];
+    let (passed, failures) = replay_goldens_ignoring(addr, goldens, &ignored, &[97, 210]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(passed, 234);
+
+    let full = table_counts(url);
+    let out = import_blog(url, "examples/blog/dataset.json");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the database already has a"), "{stderr}");
+    assert_eq!(table_counts(url), full);
+
+    // A row the database numbers itself (as Strapi inserts) comes after the imported ones.
+    let store = blog_store(url);
+    let max_id = |table: &str| {
+        let stmt = sea_query::Query::select()
+            .expr(sea_query::Func::max(sea_query::Expr::col(
+                sea_query::Alias::new("id"),
+            )))
+            .from(sea_query::Alias::new(table))
+            .to_owned();
+        let rows = store
+            .pool()
+            .with(|e| strata::store::seam::query_map(e, &stmt, |r| r.int(0)))
+            .unwrap();
+        rows[0]
+    };
+    let layout = store.model().database_layout();
+    for table in ["articles", "components_shared_seos", "files", "up_users"] {
+        let before = max_id(table);
+        // Any column but the id: NULL in it is enough for a row.
+        let def = layout.tables.iter().find(|t| t.name == table).unwrap();
+        let column = def.columns.iter().find(|c| c.name != "id").unwrap();
+        let insert = sea_query::Query::insert()
+            .into_table(sea_query::Alias::new(table))
+            .columns([sea_query::Alias::new(&column.name)])
+            .values_panic([None::<String>.into()])
+            .to_owned();
+        let id = store
+            .pool()
+            .write(|w| w.insert_id(&insert))
+            .unwrap_or_else(|e| panic!("{table}: {e}"));
+        assert_eq!(id, before + 1, "{table}");
+    }
+}
+
+/// An import into an existing server database whose links point at rows further down the
+/// file, more of them than one statement holds: the database checks each foreign key at
+/// each statement, so the links must wait for their rows (`store::import`'s
+/// `points_forward`).
+pub fn forward_links_wait_for_their_rows(url: &str) {
+    succeeded(import_blog(url, "tests/fixtures/dataset/empty.json"));
+    let articles: Vec<String> = (0..150)
+        .map(|i| {
+            format!(
+                r#"{{"type": "api::article.article", "key": "a{i}", "data": {{"tags": ["t"]}},
+                    "locales": {{"en": {{"published": {{"title": "A{i}"}}}}}}}}"#
+            )
+        })
+        .collect();
+    let dataset = format!(
+        r#"{{"format": "strata-dataset/1", "documents": [{},
+            {{"type": "api::tag.tag", "key": "t", "data": {{"name": "last"}}}}]}}"#,
+        articles.join(",\n")
+    );
+    let file = temp_dir("forward").join("forward.json");
+    std::fs::write(&file, dataset).unwrap();
+    let out = succeeded(import_blog(url, file.to_str().unwrap()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("imported 151 documents (301 rows)"),
+        "{stdout}"
+    );
+    let counts = table_counts(url);
+    assert_eq!(counts["articles_tags_lnk"], 300, "{counts:?}");
+}
+
+/// The blog's model on the database at `url`.
+fn blog_store(url: &str) -> strata::store::Store {
+    let model = std::sync::Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
+    let url = strata::store::DatabaseUrl::parse(url).unwrap();
+    strata::store::Store::open_existing(&url, model, 1).unwrap()
+}
+
+/// The number of rows of every table of the blog's layout.
+pub fn table_counts(url: &str) -> std::collections::BTreeMap<String, u64> {
+    let store = blog_store(url);
+    let layout = store.model().database_layout();
+    store
+        .pool()
+        .with(|e| {
+            let mut out = std::collections::BTreeMap::new();
+            for t in &layout.tables {
+                let stmt = sea_query::Query::select()
+                    .expr(sea_query::Func::count(sea_query::Expr::col(
+                        sea_query::Asterisk,
+                    )))
+                    .from(sea_query::Alias::new(&t.name))
+                    .to_owned();
+                out.insert(t.name.clone(), e.count(&stmt)?);
+            }
+            Ok(out)
+        })
+        .unwrap()
 }

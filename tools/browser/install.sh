@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what tests/browser.rs drives: Debian's Chromium (apt-get, when it is missing;
 # needs root, as on CI) and the pinned playwright-core (package-lock.json), which drives
-# that Chromium (no browser download of its own). Idempotent.
+# that Chromium (no browser download of its own). Idempotent, and safe to run from several
+# tests at once: one runs at a time (flock), the others then find everything in place.
 set -euo pipefail
 cd "$(dirname "$0")"
+exec 9>"${TMPDIR:-/tmp}/strata-browser-install.lock"
+flock 9
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: chromium is missing and installing it needs root (apt-get install chromium)" >&2

@@ -4,6 +4,9 @@
 # node_modules already matches the lock file.
 set -euo pipefail
 cd "$(dirname "$0")"
+# One install at a time, should two tests ask at once.
+exec 9>"${TMPDIR:-/tmp}/strata-typescript-install.lock"
+flock 9
 STAMP=node_modules/.strata-lock
 if [ -f "$STAMP" ] && cmp -s package-lock.json "$STAMP"; then
   exit 0

@@ -29,6 +29,7 @@ pub mod credentials;
 pub mod decode;
 pub mod document_id;
 pub mod entry;
+pub mod import;
 pub mod migration;
 pub mod mysql;
 pub mod open;

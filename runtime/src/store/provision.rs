@@ -83,20 +83,7 @@ pub(crate) fn additive_statements<D: AdditiveDdl>(
     Ok(statements)
 }
 
-/// A value of a row that a new database is given, as the scratch database stored it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StoredValue {
-    /// NULL.
-    Null,
-    /// An integer (also booleans, and instants as epoch milliseconds).
-    Integer(i64),
-    /// A floating-point number.
-    Real(f64),
-    /// Text.
-    Text(String),
-    /// Bytes.
-    Blob(Vec<u8>),
-}
+use super::seam::StoredValue;
 
 /// One non-empty table of a new database: its name, its column names and its rows.
 pub type TableRows = (String, Vec<String>, Vec<Vec<StoredValue>>);

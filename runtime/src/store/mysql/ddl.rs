@@ -22,9 +22,9 @@ use crate::store::StoreError;
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
-    AdditiveDdl, ROWS_PER_INSERT, StoredValue, TableRows, additive_statements, describe_unquoted,
-    missing,
+    AdditiveDdl, ROWS_PER_INSERT, TableRows, additive_statements, describe_unquoted, missing,
 };
+use crate::store::seam::StoredValue;
 use crate::store::seam::count_rows;
 use crate::store::sql::mysql_datetime;
 use crate::store::sqlite::scratch::scratch_database;
@@ -61,7 +61,7 @@ fn sql_error(e: mysql::Error) -> StoreError {
 }
 
 /// `` `ident` ``, as Strapi quotes identifiers on MySQL.
-fn quote(ident: &str) -> String {
+pub(super) fn quote(ident: &str) -> String {
     format!("`{}`", ident.replace('`', "``"))
 }
 
@@ -236,18 +236,9 @@ fn copy_rows(
         .iter()
         .map(|c| datetimes.get(table).is_some_and(|set| set.contains(c)))
         .collect();
-    let cols = columns
-        .iter()
-        .map(|c| quote(c))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let marks = format!("({})", vec!["?"; columns.len()].join(", "));
+    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
     for chunk in rows.chunks(ROWS_PER_INSERT) {
-        let sql = format!(
-            "INSERT INTO {} ({cols}) VALUES {}",
-            quote(table),
-            vec![marks.as_str(); chunk.len()].join(", ")
-        );
+        let sql = insert_rows_sql(table, &cols, chunk.len());
         let mut values = Vec::with_capacity(chunk.len() * columns.len());
         for row in chunk {
             for (v, datetime) in row.iter().zip(&is_datetime) {
@@ -260,10 +251,31 @@ fn copy_rows(
     Ok(())
 }
 
+/// `INSERT INTO T (c1, …) VALUES (?, …), (…), …` for `rows` rows of `columns`.
+pub(super) fn insert_rows_sql(table: &str, columns: &[&str], rows: usize) -> String {
+    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
+    let marks = format!("({})", vec!["?"; columns.len()].join(", "));
+    format!(
+        "INSERT INTO {} ({}) VALUES {}",
+        quote(table),
+        cols.join(", "),
+        vec![marks.as_str(); rows].join(", ")
+    )
+}
+
+/// The next id of a table (its name bound once): past its rows and its `AUTO_INCREMENT`.
+pub(super) fn next_id_sql(table: &str) -> String {
+    format!(
+        "SELECT GREATEST(COALESCE((SELECT MAX(`id`) FROM {}), 0) + 1, COALESCE((SELECT `AUTO_INCREMENT` FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?), 1))",
+        quote(table)
+    )
+}
+
 /// A stored value as a MySQL parameter; epoch ms become `DATETIME` text.
-fn value(v: &StoredValue, datetime: bool) -> Value {
+pub(super) fn value(v: &StoredValue, datetime: bool) -> Value {
     match v {
         StoredValue::Null => Value::NULL,
+        StoredValue::Timestamp(ms) => Value::Bytes(mysql_datetime(*ms).into_bytes()),
         StoredValue::Integer(ms) if datetime => Value::Bytes(mysql_datetime(*ms).into_bytes()),
         StoredValue::Integer(i) => Value::Int(*i),
         StoredValue::Real(f) => Value::Double(*f),

@@ -28,7 +28,10 @@ use sea_query::{InsertStatement, MysqlQueryBuilder, SelectStatement};
 pub mod ddl;
 
 use super::StoreError;
-use super::seam::{Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, Writer, record};
+use super::seam::{
+    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue, Writer, record,
+    row_count,
+};
 use super::sql::Dialect;
 
 /// Where a MySQL URL points, for messages (never the password).
@@ -460,6 +463,34 @@ impl Writer for MyExecutor<'_> {
         self.execute(Change::Insert(stmt))?;
         let id = self.conn.borrow().last_insert_id();
         i64::try_from(id).map_err(|_| StoreError::Other(format!("insert id {id} out of range")))
+    }
+
+    fn insert_rows(
+        &self,
+        table: &str,
+        columns: &[&str],
+        values: &[StoredValue],
+    ) -> Result<(), StoreError> {
+        let rows = row_count(table, columns, values)?;
+        if rows == 0 {
+            return Ok(());
+        }
+        let sql = ddl::insert_rows_sql(table, columns, rows);
+        let values = values.iter().map(|v| ddl::value(v, false)).collect();
+        self.conn
+            .borrow_mut()
+            .exec_drop(sql.as_str(), Params::Positional(values))
+            .map_err(|e| self.fail(e))
+    }
+
+    fn next_id(&self, table: &str) -> Result<i64, StoreError> {
+        // `AUTO_INCREMENT` as the table records it, and past the rows in any case.
+        let sql = ddl::next_id_sql(table);
+        let mut conn = self.conn.borrow_mut();
+        let next: Option<Option<i64>> = conn
+            .exec_first(sql.as_str(), (table,))
+            .map_err(|e| self.fail(e))?;
+        Ok(next.flatten().unwrap_or(1).max(1))
     }
 }
 

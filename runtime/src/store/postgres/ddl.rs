@@ -21,8 +21,9 @@ use crate::store::StoreError;
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
-    AdditiveDdl, ROWS_PER_INSERT, StoredValue, additive_statements, describe_unquoted, missing,
+    AdditiveDdl, ROWS_PER_INSERT, additive_statements, describe_unquoted, missing,
 };
+use crate::store::seam::StoredValue;
 use crate::store::seam::count_rows;
 use crate::store::sqlite::scratch::scratch_database;
 
@@ -144,7 +145,7 @@ impl Provisioner for PgProvisioner<'_> {
 }
 
 /// `"ident"`, as Strapi quotes identifiers on PostgreSQL.
-fn quote(ident: &str) -> String {
+pub(super) fn quote(ident: &str) -> String {
     format!("\"{}\"", ident.replace('"', "\"\""))
 }
 
@@ -286,46 +287,52 @@ async fn copy_rows(
     let err = |e: tokio_postgres::Error| {
         StoreError::Database(format!("copying {table}: {}", pg_message(&e)))
     };
-    let cols = columns
-        .iter()
-        .map(|c| quote(c))
-        .collect::<Vec<_>>()
-        .join(", ");
     for chunk in rows.chunks(ROWS_PER_INSERT) {
-        let mut values = Vec::with_capacity(chunk.len());
-        let mut params: Vec<Param> = Vec::with_capacity(chunk.len() * columns.len());
-        for row in chunk {
-            let first = params.len();
-            let marks: Vec<String> = (0..row.len())
-                .map(|i| format!("${}", first + i + 1))
-                .collect();
-            values.push(format!("({})", marks.join(", ")));
-            params.extend(row.iter().map(param));
-        }
-        let sql = format!(
-            "insert into {} ({cols}) values {}",
-            quote(table),
-            values.join(", ")
-        );
+        let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+        let sql = insert_rows_sql(table, &cols, chunk.len());
+        let params: Vec<Param> = chunk.iter().flatten().map(param).collect();
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
         tx.execute(sql.as_str(), &refs).await.map_err(err)?;
     }
     if columns.iter().any(|c| c == "id") {
-        let sql = format!(
-            "select setval(pg_get_serial_sequence($1, 'id'), (select max(id) from {}))",
-            quote(table)
-        );
-        tx.execute(sql.as_str(), &[&quote(table)])
+        tx.execute(sequence_past_ids_sql(table).as_str(), &[&quote(table)])
             .await
             .map_err(err)?;
     }
     Ok(())
 }
 
+/// `insert into T (c1, …) values ($1, …), (…), …` for `rows` rows of `columns`.
+pub(super) fn insert_rows_sql(table: &str, columns: &[&str], rows: usize) -> String {
+    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
+    let width = columns.len();
+    let values: Vec<String> = (0..rows)
+        .map(|r| {
+            let marks: Vec<String> = (1..=width).map(|i| format!("${}", r * width + i)).collect();
+            format!("({})", marks.join(", "))
+        })
+        .collect();
+    format!(
+        "insert into {} ({}) values {}",
+        quote(table),
+        cols.join(", "),
+        values.join(", ")
+    )
+}
+
+/// Moves the id sequence of a table (its quoted name bound as `$1`) past its rows.
+pub(super) fn sequence_past_ids_sql(table: &str) -> String {
+    format!(
+        "select setval(pg_get_serial_sequence($1, 'id'), max(id)) from {} having max(id) is not null",
+        quote(table)
+    )
+}
+
 /// A stored value as a PostgreSQL parameter (encoded in the column's type when bound).
-fn param(v: &StoredValue) -> Param {
+pub(super) fn param(v: &StoredValue) -> Param {
     match v {
+        StoredValue::Timestamp(ms) => Param::Int(*ms),
         StoredValue::Null => Param::Null,
         StoredValue::Integer(i) => Param::Int(*i),
         StoredValue::Real(f) => Param::Float(*f),

@@ -40,7 +40,8 @@ pub mod tls;
 
 use super::StoreError;
 use super::seam::{
-    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, Writer, count_key, record,
+    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue, Writer, count_key,
+    record, row_count,
 };
 use super::sql::Dialect;
 use crate::query::values;
@@ -553,7 +554,11 @@ impl PgExecutor<'_> {
     /// `last_affected`.
     fn run(&self, sql: &str, values: sea_query::Values, how: Run) -> Result<Vec<Row>, StoreError> {
         record(sql, &values.0);
-        let params: Vec<Param> = values.0.into_iter().map(Param::from).collect();
+        self.run_params(sql, values.0.into_iter().map(Param::from).collect(), how)
+    }
+
+    /// [`PgExecutor::run`] with parameters already in PostgreSQL's form.
+    fn run_params(&self, sql: &str, params: Vec<Param>, how: Run) -> Result<Vec<Row>, StoreError> {
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
         let affected = std::cell::Cell::new(0u64);
@@ -615,6 +620,49 @@ impl Writer for PgExecutor<'_> {
         let rows = self.run(&sql, values, Run::Query)?;
         let id = rows.first().map(|r| PgRow(r).int(0)).transpose()?;
         id.ok_or_else(|| StoreError::Other("INSERT … RETURNING id returned no row".into()))
+    }
+
+    fn insert_rows(
+        &self,
+        table: &str,
+        columns: &[&str],
+        values: &[StoredValue],
+    ) -> Result<(), StoreError> {
+        let rows = row_count(table, columns, values)?;
+        if rows == 0 {
+            return Ok(());
+        }
+        let sql = ddl::insert_rows_sql(table, columns, rows);
+        self.run_params(&sql, values.iter().map(ddl::param).collect(), Run::Execute)?;
+        Ok(())
+    }
+
+    fn next_id(&self, table: &str) -> Result<i64, StoreError> {
+        // The sequence's last value is NULL until it gave an id.
+        let sql = format!(
+            "select greatest(coalesce(max(id), 0), coalesce(pg_sequence_last_value(pg_get_serial_sequence($1, 'id')::regclass), 0)) + 1 from {}",
+            ddl::quote(table)
+        );
+        let rows = self.run_params(&sql, vec![Param::Text(ddl::quote(table))], Run::Query)?;
+        rows.first()
+            .map(|r| PgRow(r).int(0))
+            .transpose()?
+            .ok_or_else(|| StoreError::Other(format!("no next id for {table}")))
+    }
+
+    fn refresh_statistics(&self, table: &str) -> Result<(), StoreError> {
+        self.run_params(
+            &format!("analyze {}", ddl::quote(table)),
+            Vec::new(),
+            Run::Execute,
+        )?;
+        Ok(())
+    }
+
+    fn ids_written(&self, table: &str) -> Result<(), StoreError> {
+        let sql = ddl::sequence_past_ids_sql(table);
+        self.run_params(&sql, vec![Param::Text(ddl::quote(table))], Run::Query)?;
+        Ok(())
     }
 }
 

@@ -17,11 +17,13 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::SqliteExecutor;
 use super::render::{quote, table_statements};
 use crate::clock::now_ms;
 use crate::schema::{AttributeKind, Model, RelationStorage, Schema};
 use crate::store::StoreError;
 use crate::store::document_id::DocumentIds;
+use crate::store::import::locales;
 
 /// Strapi's admin and internal tables, one statement per line (see the file's header).
 const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
@@ -39,8 +41,7 @@ pub const STRAPI_INTERNAL_MIGRATIONS: [&str; 8] = [
     "admin::migrate-prefered-language-dk-to-da",
 ];
 
-/// The core-store key of the default locale (value JSON-encoded, type `string`).
-pub const DEFAULT_LOCALE_KEY: &str = "plugin_i18n_default_locale";
+pub use crate::store::import::locales::{DEFAULT_LOCALE_KEY, LocaleSeed};
 
 /// The core-store key that tells Strapi its one-time link-table repair already ran.
 pub const JOIN_TABLE_REPAIR_KEY: &str = "strapi_unidirectional-join-table-repair-ran";
@@ -118,8 +119,7 @@ fn seed_system_rows(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Writes a core-store setting (`environment` and `tag` NULL). When `replace` is false an
-/// existing value is kept.
+/// Writes a core-store setting ([`locales::put_setting`]) on a connection.
 pub fn put_setting(
     conn: &Connection,
     key: &str,
@@ -127,29 +127,7 @@ pub fn put_setting(
     ty: &str,
     replace: bool,
 ) -> Result<(), StoreError> {
-    let id: Option<i64> = conn
-        .query_row(
-            "select id from `strapi_core_store_settings` where `key` = ?1 and `environment` is null and `tag` is null limit 1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()?;
-    match id {
-        Some(id) if replace => {
-            conn.execute(
-                "update `strapi_core_store_settings` set `value` = ?1, `type` = ?2 where id = ?3",
-                params![value, ty, id],
-            )?;
-        }
-        Some(_) => {}
-        None => {
-            conn.execute(
-                "insert into `strapi_core_store_settings` (`key`, `value`, `type`, `environment`, `tag`) values (?1, ?2, ?3, null, null)",
-                params![key, value, ty],
-            )?;
-        }
-    }
-    Ok(())
+    locales::put_setting(&SqliteExecutor::new(conn), key, value, ty, replace)
 }
 
 fn schema_table<'m>(model: &'m Model, uid: &str) -> Result<&'m Schema, StoreError> {
@@ -215,74 +193,13 @@ fn seed_roles(conn: &Connection, model: &Model) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// A locale to create in `i18n_locale`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocaleSeed {
-    /// The ISO code (`en`, `fr`, `pt-BR`).
-    pub code: String,
-    /// The display name (`English (en)`).
-    pub name: String,
-    /// Whether it becomes the default locale.
-    pub default: bool,
-    /// A documentId to keep (one is generated otherwise).
-    pub document_id: Option<String>,
-    /// `created_at`/`updated_at`/`published_at` (epoch ms); now when absent.
-    pub timestamp: Option<i64>,
-}
-
-impl LocaleSeed {
-    /// A locale with a generated documentId and the current time.
-    pub fn new(code: &str, name: &str, default: bool) -> Self {
-        LocaleSeed {
-            code: code.to_string(),
-            name: name.to_string(),
-            default,
-            document_id: None,
-            timestamp: None,
-        }
-    }
-}
-
-/// Adds the locales that `i18n_locale` does not have yet (by code) and sets the default
-/// locale setting to the one marked `default`. Returns how many locales were created.
+/// Adds locales on a connection ([`locales::seed_locales`]).
 pub fn seed_locales(
     conn: &Connection,
     model: &Model,
-    locales: &[LocaleSeed],
+    seeds: &[LocaleSeed],
 ) -> Result<usize, StoreError> {
-    let schema = schema_table(model, "plugin::i18n.locale")?;
-    let table = quote(&schema.layout.table);
-    let now = now_ms();
-    let mut ids = DocumentIds::new();
-    let mut created = 0;
-    for l in locales {
-        let exists: Option<i64> = conn
-            .query_row(
-                &format!("select id from {table} where `code` = ?1 limit 1"),
-                [&l.code],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if exists.is_none() {
-            let doc = match &l.document_id {
-                Some(d) => d.clone(),
-                None => ids.next_id()?,
-            };
-            let ts = l.timestamp.unwrap_or(now);
-            conn.execute(
-                &format!(
-                    "insert into {table} (`document_id`, `name`, `code`, `created_at`, `updated_at`, `published_at`) values (?1, ?2, ?3, ?4, ?4, ?4)"
-                ),
-                params![doc, l.name, l.code, ts],
-            )?;
-            created += 1;
-        }
-        if l.default {
-            let value = serde_json::Value::String(l.code.clone()).to_string();
-            put_setting(conn, DEFAULT_LOCALE_KEY, &value, "string", true)?;
-        }
-    }
-    Ok(created)
+    locales::seed_locales(&SqliteExecutor::new(conn), model, seeds)
 }
 
 /// The verbs of the content API the public role can be granted.

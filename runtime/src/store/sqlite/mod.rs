@@ -8,7 +8,8 @@
 //!   ([`within_budget`]), and the mapping of rusqlite's errors to [`StoreError`];
 //! * `render.rs`: Strapi's SQLite DDL text; `ddl.rs`: a fresh database and the rows
 //!   Strapi expects in one; `migrate.rs`: checking and migrating an existing database;
-//! * `import.rs`, `import/`: `strata import` into an SQLite database;
+//! * `import.rs`, `bulk_load.rs`: SQLite's part of `strata import` (the load itself is
+//!   `store::import`, the same on every database);
 //! * `scratch.rs`: the rows of a database strata would create, made in memory, for the
 //!   server databases to copy.
 
@@ -20,9 +21,10 @@ use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
 use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use sea_query::{InsertStatement, SelectStatement, SqliteQueryBuilder};
 
+mod bulk_load;
 pub mod ddl;
 pub mod import;
 pub mod migrate;
@@ -31,7 +33,8 @@ pub mod render;
 pub mod scratch;
 
 use super::seam::{
-    Cell, Change, Executor, Pool, RecordedStatement, RowRef, Writer, count_key, count_rows, record,
+    Cell, Change, Executor, Pool, RecordedStatement, RowRef, StoredValue, Writer, count_key,
+    count_rows, record, row_count,
 };
 use super::sql::Dialect;
 use super::{DatabaseUrl, StoreError};
@@ -515,6 +518,76 @@ impl Writer for SqliteExecutor<'_> {
     fn insert_id(&self, stmt: &InsertStatement) -> Result<i64, StoreError> {
         self.execute(Change::Insert(stmt))?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// One statement for the rows, prepared once per connection and row count.
+    fn insert_rows(
+        &self,
+        table: &str,
+        columns: &[&str],
+        values: &[StoredValue],
+    ) -> Result<(), StoreError> {
+        let rows = row_count(table, columns, values)?;
+        if rows == 0 {
+            return Ok(());
+        }
+        let quoted: Vec<String> = columns.iter().map(|c| render::quote(c)).collect();
+        let one = format!("({})", vec!["?"; columns.len()].join(", "));
+        let sql = format!(
+            "insert into {} ({}) values {}",
+            render::quote(table),
+            quoted.join(", "),
+            vec![one; rows].join(", ")
+        );
+        self.conn
+            .prepare_cached(&sql)
+            .and_then(|mut s| s.execute(rusqlite::params_from_iter(values.iter().map(Bound))))
+            .map_err(map_error)?;
+        Ok(())
+    }
+
+    fn next_id(&self, table: &str) -> Result<i64, StoreError> {
+        let seq: Option<i64> = self
+            .conn
+            .query_row(
+                "select seq from sqlite_sequence where name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .optional()
+            .or_else(|e| match e {
+                // No table has had a row yet.
+                rusqlite::Error::SqliteFailure(_, Some(ref m)) if m.contains("no such table") => {
+                    Ok(None)
+                }
+                e => Err(e),
+            })
+            .map_err(map_error)?;
+        let max: Option<i64> = self
+            .conn
+            .query_row(
+                &format!("select max(`id`) from {}", render::quote(table)),
+                [],
+                |r| r.get(0),
+            )
+            .map_err(map_error)?;
+        Ok(seq.unwrap_or(0).max(max.unwrap_or(0)) + 1)
+    }
+}
+
+/// A [`StoredValue`] bound as SQLite stores it (instants as epoch milliseconds).
+struct Bound<'v>(&'v StoredValue);
+
+impl rusqlite::ToSql for Bound<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match self.0 {
+            StoredValue::Null => ValueRef::Null,
+            StoredValue::Integer(i) | StoredValue::Timestamp(i) => ValueRef::Integer(*i),
+            StoredValue::Real(f) => ValueRef::Real(*f),
+            StoredValue::Text(t) => ValueRef::Text(t.as_bytes()),
+            StoredValue::Blob(b) => ValueRef::Blob(b),
+        }))
     }
 }
 

@@ -9,7 +9,8 @@ use rusqlite::types::Value as SqlValue;
 use super::{migrate, open_connection, provision, render};
 use crate::schema::Model;
 use crate::store::options::OpenOptions;
-use crate::store::provision::{StoredValue, TableRows};
+use crate::store::provision::TableRows;
+use crate::store::seam::StoredValue;
 use crate::store::{DatabaseUrl, StoreError};
 
 /// The rows of a database strata would create: the one import path (layout, public

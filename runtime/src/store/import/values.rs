@@ -2,8 +2,9 @@
 //! milliseconds, booleans as 0/1, dates as `YYYY-MM-DD`, times as `HH:mm:ss.SSS`, JSON and
 //! blocks as JSON text, bigintegers as integers, passwords as bcrypt hashes.
 
-use rusqlite::types::Value as Sql;
 use serde_json::Value;
+
+use crate::store::seam::StoredValue;
 
 use crate::schema::{Attribute, ScalarType};
 
@@ -169,9 +170,9 @@ pub(crate) fn encode_scalar(
     ty: &ScalarType,
     v: &Value,
     hash: &mut dyn FnMut(&str) -> Result<String, Invalid>,
-) -> Result<Sql, Invalid> {
+) -> Result<StoredValue, Invalid> {
     if v.is_null() {
-        return Ok(Sql::Null);
+        return Ok(StoredValue::Null);
     }
     let want = |what: &str| format!("expected {what}, got {}", json_type(v));
     let c = &attr.constraints;
@@ -210,7 +211,7 @@ pub(crate) fn encode_scalar(
         ScalarType::String | ScalarType::Text | ScalarType::RichText => {
             let s = v.as_str().ok_or_else(|| want("a string"))?;
             check_len(s)?;
-            Ok(Sql::Text(s.to_string()))
+            Ok(StoredValue::Text(s.to_string()))
         }
         ScalarType::Email => {
             let s = v
@@ -223,15 +224,15 @@ pub(crate) fn encode_scalar(
             if !ok {
                 return Err(format!("`{s}` is not an email address"));
             }
-            Ok(Sql::Text(s.to_string()))
+            Ok(StoredValue::Text(s.to_string()))
         }
         ScalarType::Password => {
             let s = v.as_str().ok_or_else(|| want("a string"))?;
             if is_bcrypt(s) {
-                return Ok(Sql::Text(s.to_string()));
+                return Ok(StoredValue::Text(s.to_string()));
             }
             check_len(s)?;
-            Ok(Sql::Text(hash(s)?))
+            Ok(StoredValue::Text(hash(s)?))
         }
         ScalarType::Uid { .. } => {
             let s = v.as_str().ok_or_else(|| want("a string"))?;
@@ -244,7 +245,7 @@ pub(crate) fn encode_scalar(
                     "`{s}` is not a valid uid (only letters, digits and - _ . ~)"
                 ));
             }
-            Ok(Sql::Text(s.to_string()))
+            Ok(StoredValue::Text(s.to_string()))
         }
         ScalarType::Enumeration { values } => {
             let s = v.as_str().ok_or_else(|| want("a string"))?;
@@ -254,7 +255,7 @@ pub(crate) fn encode_scalar(
                     values.join(", ")
                 ));
             }
-            Ok(Sql::Text(s.to_string()))
+            Ok(StoredValue::Text(s.to_string()))
         }
         ScalarType::Integer => {
             let n = v.as_i64().ok_or_else(|| want("an integer"))?;
@@ -262,7 +263,7 @@ pub(crate) fn encode_scalar(
                 return Err(format!("{n} does not fit a 32-bit integer"));
             }
             check_range(n as f64)?;
-            Ok(Sql::Integer(n))
+            Ok(StoredValue::Integer(n))
         }
         ScalarType::BigInteger => {
             let n = match v {
@@ -287,39 +288,39 @@ pub(crate) fn encode_scalar(
                 )
             })?;
             check_range(n as f64)?;
-            Ok(Sql::Integer(n))
+            Ok(StoredValue::Integer(n))
         }
         ScalarType::Float | ScalarType::Decimal => {
             let x = v.as_f64().ok_or_else(|| want("a number"))?;
             check_range(x)?;
-            Ok(Sql::Real(x))
+            Ok(StoredValue::Real(x))
         }
-        ScalarType::Boolean => Ok(Sql::Integer(i64::from(
+        ScalarType::Boolean => Ok(StoredValue::Integer(i64::from(
             v.as_bool().ok_or_else(|| want("true or false"))?,
         ))),
         ScalarType::Date => {
             let s = v.as_str().ok_or_else(|| want("a date (YYYY-MM-DD)"))?;
             parse_date(s).ok_or_else(|| format!("`{s}` is not a date (YYYY-MM-DD)"))?;
-            Ok(Sql::Text(s.to_string()))
+            Ok(StoredValue::Text(s.to_string()))
         }
         ScalarType::Time => {
             let s = v.as_str().ok_or_else(|| want("a time (HH:mm:ss.SSS)"))?;
             let ms = parse_time(s).ok_or_else(|| format!("`{s}` is not a time (HH:mm:ss.SSS)"))?;
-            Ok(Sql::Text(format_time(ms)))
+            Ok(StoredValue::Text(format_time(ms)))
         }
         ScalarType::DateTime => {
             let s = v.as_str().ok_or_else(|| want("an ISO 8601 date-time"))?;
-            Ok(Sql::Integer(parse_datetime(s).ok_or_else(|| {
-                format!("`{s}` is not an ISO 8601 date-time (2024-01-15T10:30:00.000Z)")
-            })?))
+            Ok(StoredValue::Timestamp(parse_datetime(s).ok_or_else(
+                || format!("`{s}` is not an ISO 8601 date-time (2024-01-15T10:30:00.000Z)"),
+            )?))
         }
         ScalarType::Timestamp => match v {
             Value::Number(n) => {
-                Ok(Sql::Integer(n.as_i64().ok_or_else(|| {
+                Ok(StoredValue::Timestamp(n.as_i64().ok_or_else(|| {
                     "expected epoch milliseconds (an integer)".to_string()
                 })?))
             }
-            Value::String(s) => Ok(Sql::Integer(
+            Value::String(s) => Ok(StoredValue::Timestamp(
                 s.parse::<i64>()
                     .ok()
                     .or_else(|| parse_datetime(s))
@@ -329,12 +330,12 @@ pub(crate) fn encode_scalar(
             )),
             _ => Err(want("a date-time")),
         },
-        ScalarType::Json => Ok(Sql::Text(v.to_string())),
+        ScalarType::Json => Ok(StoredValue::Text(v.to_string())),
         ScalarType::Blocks => {
             if !v.is_array() {
                 return Err(want("an array of blocks"));
             }
-            Ok(Sql::Text(v.to_string()))
+            Ok(StoredValue::Text(v.to_string()))
         }
     }
 }

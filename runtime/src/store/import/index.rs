@@ -5,14 +5,15 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Map, Value};
 
+use super::locales::default_locale;
+use super::statements;
 use super::stream::{Item, Section, for_each_item};
 use super::values::{json_type, parse_timestamp, path_index, path_key};
 use super::{DATASET_FORMAT, ImportError, Problems};
 use crate::schema::{Model, Schema, SchemaKind};
-use crate::store::sqlite::render::quote;
+use crate::store::seam::Writer;
 
 /// The most locales one dataset may use (a document's rows are tracked in 64-bit masks).
 pub(crate) const MAX_LOCALES: usize = 64;
@@ -425,32 +426,9 @@ pub(crate) fn shape<'v>(
     versions
 }
 
-/// The next row id of a table (after `sqlite_sequence` and the rows it holds).
-pub(crate) fn next_id(conn: &Connection, table: &str) -> Result<i64, ImportError> {
-    let seq: Option<i64> = conn
-        .query_row(
-            "select seq from sqlite_sequence where name = ?1",
-            [table],
-            |r| r.get(0),
-        )
-        .optional()
-        .or_else(|e| match e {
-            rusqlite::Error::SqliteFailure(_, Some(ref m)) if m.contains("no such table") => {
-                Ok(None)
-            }
-            e => Err(e),
-        })?;
-    let max: Option<i64> = conn.query_row(
-        &format!("select max(`id`) from {}", quote(table)),
-        [],
-        |r| r.get(0),
-    )?;
-    Ok(seq.unwrap_or(0).max(max.unwrap_or(0)) + 1)
-}
-
 /// Pass 1 (see the module docs of `import`).
 pub(crate) fn build(
-    conn: &Connection,
+    w: &dyn Writer,
     model: &Model,
     path: &Path,
     problems: &mut Problems,
@@ -465,9 +443,9 @@ pub(crate) fn build(
     let mut next: Vec<i64> = Vec::with_capacity(n);
     for s in model.schemas() {
         if s.is_content_type() {
-            next.push(next_id(conn, &s.layout.table)?);
+            next.push(w.next_id(&s.layout.table)?);
             idx.table_had_rows
-                .push(super::has_rows(conn, &s.layout.table)?);
+                .push(statements::has_rows(w, &s.layout.table)?);
         } else {
             next.push(0);
             idx.table_had_rows.push(false);
@@ -702,18 +680,7 @@ pub(crate) fn build(
     // The default locale: the dataset's, else the database's setting.
     let default_code = match idx.declared.iter().find(|l| l.default) {
         Some(l) => Some(l.code.clone()),
-        None => conn
-            .query_row(
-                "select `value` from `strapi_core_store_settings` where `key` = ?1 and `environment` is null and `tag` is null limit 1",
-                [crate::store::sqlite::ddl::DEFAULT_LOCALE_KEY],
-                |r| r.get::<_, Option<String>>(0),
-            )
-            .optional()
-            .ok()
-            .flatten()
-            .flatten()
-            .and_then(|v| serde_json::from_str::<String>(&v).ok())
-            .or_else(|| Some("en".to_string())),
+        None => Some(default_locale(w)?.unwrap_or_else(|| "en".to_string())),
     };
     if let Some(code) = &default_code {
         idx.default_locale = idx.locale(code);
@@ -721,12 +688,12 @@ pub(crate) fn build(
     // Locales used by documents must be declared in the dataset or exist in the database.
     let mut in_db: HashSet<String> = HashSet::new();
     if let Some(ls) = model.by_uid("plugin::i18n.locale") {
-        let mut stmt = conn.prepare(&format!("select `code` from {}", quote(&ls.layout.table)))?;
-        for code in stmt.query_map([], |r| r.get::<_, Option<String>>(0))? {
-            if let Some(c) = code? {
+        w.query_each(&statements::all(&ls.layout.table, "code"), &mut |r| {
+            if let Some(c) = r.opt_text(0)? {
                 in_db.insert(c);
             }
-        }
+            Ok(())
+        })?;
     }
     if in_db.is_empty()
         && let Some(code) = &default_code

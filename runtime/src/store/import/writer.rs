@@ -9,26 +9,24 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use rusqlite::types::Value as Sql;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde_json::{Map, Value};
 
-use super::batch::Batches;
-use super::bulk::DroppedIndexes;
+use super::batch::{Batches, TableKind};
 use super::index::{
     DocEntry, Index, TIMESTAMP_KEYS, check_document_id, doc_schema, item_key, reserved_type, shape,
 };
+use super::locales::{LocaleSeed, seed_locales};
+use super::statements;
 use super::stream::{Item, Section, for_each_item};
 use super::values::{encode_scalar, json_type, parse_timestamp, path_index, path_key};
-use super::{ImportError, ImportReport, Problems};
+use super::{ImportError, ImportReport, LoadHooks, Problems};
 use crate::clock::now_ms;
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationKind,
     RelationStorage, Schema, SchemaId,
 };
 use crate::store::document_id::DocumentIds;
-use crate::store::sqlite::ddl::{LocaleSeed, seed_locales};
-use crate::store::sqlite::render::quote;
+use crate::store::seam::{StoredValue, Writer, query_map};
 
 /// bcrypt cost of hashed passwords (Strapi's default, 10 rounds).
 const BCRYPT_COST: u32 = 10;
@@ -44,7 +42,7 @@ struct Target {
 /// A validated value of one attribute.
 #[derive(Debug)]
 enum Enc {
-    Scalar(Sql),
+    Scalar(StoredValue),
     Media(Vec<i64>),
     /// Owner-side (or one-way) relation targets.
     Relation(Vec<Target>),
@@ -118,30 +116,36 @@ struct LinkState {
     inverse_max: HashMap<i64, f64>,
 }
 
-struct Writer<'c, 'm> {
-    conn: &'c Connection,
+/// Pass 2's state: what it wrote, and what it still has to.
+struct Load<'c, 'm> {
+    db: &'c dyn Writer,
     model: &'m Model,
     idx: Index,
     problems: &'c mut Problems,
     write: bool,
     now: i64,
     ids: DocumentIds,
-    defaults: Vec<Vec<Option<Sql>>>,
+    defaults: Vec<Vec<Option<StoredValue>>>,
     links: HashMap<String, LinkState>,
     deferred: Vec<Deferred>,
     /// Inverse order of the draft row's links, by (attribute, target schema, target document).
     draft_inverse: HashMap<(AttrId, SchemaId, i64), f64>,
     media: Option<MorphTable>,
     roles: HashMap<String, Option<i64>>,
-    /// The one-row `insert` statement of each (schema, with explicit id), for rows written
-    /// one at a time.
-    row_sql: HashMap<(SchemaId, bool), String>,
-    /// A bulk load (`bulk.rs`): rows are queued, component rows numbered here.
-    bulk: bool,
-    /// The next id of each component table, in a bulk load.
+    /// The next id of each component table: component rows are numbered here, as the
+    /// database would number them (nothing else writes to the table inside the import's
+    /// transaction), so that every row can be queued.
     component_ids: HashMap<SchemaId, i64>,
-    /// Link, `_cmps` and media rows waiting to be written many to a statement.
+    /// Rows waiting to be written many to a statement.
     batches: Batches,
+    /// Whether links wait for the rows they point at ([`super::LoadHooks`]).
+    immediate_foreign_keys: bool,
+    /// The largest id queued so far of each schema whose rows the index numbered (content
+    /// types, files, users): a link to a row past it points forward in the file.
+    queued_up_to: Vec<i64>,
+    /// Links to rows further down the file, queued once every item's rows are
+    /// (`immediate_foreign_keys` only).
+    forward: Vec<(String, Vec<String>, Vec<StoredValue>)>,
     report: ImportReport,
     per_type: Vec<u64>,
 }
@@ -154,11 +158,11 @@ fn hash_password(pw: &str) -> Result<String, String> {
 
 /// Pass 2 (see the module docs).
 pub(crate) fn write(
-    conn: &Connection,
+    db: &dyn Writer,
     model: &Model,
     path: &Path,
     idx: Index,
-    dropped: Option<DroppedIndexes>,
+    hooks: &mut dyn LoadHooks,
     problems: &mut Problems,
     progress: &dyn Fn(u64),
 ) -> Result<ImportReport, ImportError> {
@@ -178,9 +182,10 @@ pub(crate) fn write(
         })
         .collect();
     let write = problems.is_empty();
-    let bulk = dropped.is_some();
-    let mut w = Writer {
-        conn,
+    let immediate_foreign_keys = hooks.immediate_foreign_keys();
+    let queued_up_to = idx.first_ids.iter().map(|first| first - 1).collect();
+    let mut w = Load {
+        db,
         model,
         idx,
         problems,
@@ -193,10 +198,11 @@ pub(crate) fn write(
         draft_inverse: HashMap::new(),
         media: model.media_table().cloned(),
         roles: HashMap::new(),
-        row_sql: HashMap::new(),
-        bulk,
         component_ids: HashMap::new(),
-        batches: Batches::default(),
+        batches: Batches::new(immediate_foreign_keys),
+        immediate_foreign_keys,
+        queued_up_to,
+        forward: Vec::new(),
         report: ImportReport::default(),
         per_type: vec![0; model.schemas().len()],
     };
@@ -214,13 +220,15 @@ pub(crate) fn write(
             Item::Element(Section::Documents, i, v) => w.document(i, &v),
         }
     })?;
-    w.batches.flush(conn)?;
-    // `mappedBy`-side links look up the owner's links: with its index.
-    if let Some(dropped) = dropped {
-        dropped.rebuild(conn)?;
+    for (table, columns, row) in std::mem::take(&mut w.forward) {
+        let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+        w.queue(TableKind::Links, &table, &columns, &row)?;
     }
+    w.batches.flush(db)?;
+    // `mappedBy`-side links look up the owner's links: with its index.
+    hooks.after_rows()?;
     w.flush_deferred()?;
-    w.batches.flush(conn)?;
+    w.batches.flush(db)?;
     // The default locale, when the database had none and the dataset declared none.
     w.locales()?;
     w.report.per_type = model
@@ -233,7 +241,7 @@ pub(crate) fn write(
     Ok(w.report)
 }
 
-impl Writer<'_, '_> {
+impl Load<'_, '_> {
     fn problem(&mut self, item: Option<&str>, path: &str, message: impl Into<String>) {
         self.problems.push(item, path, message);
         self.write = false;
@@ -241,20 +249,48 @@ impl Writer<'_, '_> {
 
     /// Queues a row of `table` that nothing reads back before [`Batches::flush`] (see
     /// `batch.rs`).
-    fn queue(&mut self, table: &str, columns: &[&str], row: &[Sql]) -> Result<(), ImportError> {
+    fn queue(
+        &mut self,
+        kind: TableKind,
+        table: &str,
+        columns: &[&str],
+        row: &[StoredValue],
+    ) -> Result<(), ImportError> {
         if self.write {
-            self.batches.push(self.conn, table, columns, row)?;
+            self.batches.push(self.db, kind, table, columns, row)?;
         }
         Ok(())
     }
 
-    fn exec(&self, sql: &str, values: &[Sql]) -> Result<(), ImportError> {
-        if self.write {
-            self.conn
-                .prepare_cached(sql)?
-                .execute(params_from_iter(values.iter()))?;
+    /// Queues a link row that points at `target_row` of `target`: at once, or once every
+    /// item's rows are queued when it points forward ([`Load::points_forward`]).
+    fn link(
+        &mut self,
+        target: Option<SchemaId>,
+        target_row: i64,
+        table: &str,
+        columns: &[&str],
+        row: &[StoredValue],
+    ) -> Result<(), ImportError> {
+        if self.write && target.is_some_and(|t| self.points_forward(t, target_row)) {
+            self.forward.push((
+                table.to_string(),
+                columns.iter().map(|c| c.to_string()).collect(),
+                row.to_vec(),
+            ));
+            return Ok(());
         }
-        Ok(())
+        self.queue(TableKind::Links, table, columns, row)
+    }
+
+    /// Whether a link to `row` of `schema` must wait: the foreign key is checked at once
+    /// and the row comes further down the file.
+    fn points_forward(&self, schema: SchemaId, row: i64) -> bool {
+        self.immediate_foreign_keys
+            && self
+                .queued_up_to
+                .get(schema.index())
+                .is_some_and(|up_to| row > *up_to)
     }
 
     fn locales(&mut self) -> Result<(), ImportError> {
@@ -283,7 +319,7 @@ impl Writer<'_, '_> {
             };
             seeds.insert(0, LocaleSeed::new(&code, &name, false));
         }
-        self.report.locales += seed_locales(self.conn, self.model, &seeds)? as u64;
+        self.report.locales += seed_locales(self.db, self.model, &seeds)? as u64;
         Ok(())
     }
 
@@ -646,7 +682,7 @@ impl Writer<'_, '_> {
             let value = merged.get(a.id.index()).copied().flatten();
             let missing = match value {
                 None => self.defaults[schema.id.index()][a.id.index()].is_none(),
-                Some(Enc::Scalar(Sql::Null)) => true,
+                Some(Enc::Scalar(StoredValue::Null)) => true,
                 Some(Enc::Media(ids)) => ids.is_empty(),
                 Some(Enc::Components(v)) | Some(Enc::Zone(v)) => v.is_empty(),
                 Some(Enc::Relation(t)) | Some(Enc::Inverse(t)) => t.is_empty(),
@@ -684,14 +720,14 @@ impl Writer<'_, '_> {
         if check_required {
             self.check_required(schema, merged, path, label);
         }
-        // A bulk load numbers component rows itself, as `AUTOINCREMENT` would (the table
-        // was empty, and only this writer adds to it), so that every row can be queued.
+        // Component rows are numbered here, as the database would number them, so that
+        // every row can be queued.
         let id = match id {
             Some(id) => Some(id),
-            None if self.bulk && self.write => {
+            None if self.write => {
                 let next = match self.component_ids.get(&schema.id) {
                     Some(next) => *next,
-                    None => super::index::next_id(self.conn, &schema.layout.table)?,
+                    None => self.db.next_id(&schema.layout.table)?,
                 };
                 self.component_ids.insert(schema.id, next + 1);
                 Some(next)
@@ -702,26 +738,28 @@ impl Writer<'_, '_> {
         for c in &schema.layout.columns {
             let v = match c.role {
                 ColumnRole::Id => match id {
-                    Some(id) => Sql::Integer(id),
+                    Some(id) => StoredValue::Integer(id),
                     None => continue,
                 },
                 ColumnRole::DocumentId => {
-                    document_id.map_or(Sql::Null, |d| Sql::Text(d.to_string()))
+                    document_id.map_or(StoredValue::Null, |d| StoredValue::Text(d.to_string()))
                 }
                 ColumnRole::Attribute(aid) => match merged.get(aid.index()).copied().flatten() {
                     Some(Enc::Scalar(s)) => s.clone(),
                     _ => self.defaults[schema.id.index()][aid.index()]
                         .clone()
-                        .unwrap_or(Sql::Null),
+                        .unwrap_or(StoredValue::Null),
                 },
-                ColumnRole::CreatedAt => Sql::Integer(times.created.unwrap_or(self.now)),
-                ColumnRole::UpdatedAt => Sql::Integer(times.updated.unwrap_or(self.now)),
+                ColumnRole::CreatedAt => StoredValue::Timestamp(times.created.unwrap_or(self.now)),
+                ColumnRole::UpdatedAt => StoredValue::Timestamp(times.updated.unwrap_or(self.now)),
                 ColumnRole::PublishedAt => match ctx.status {
-                    Status::Draft => Sql::Null,
-                    _ => Sql::Integer(times.published.unwrap_or(self.now)),
+                    Status::Draft => StoredValue::Null,
+                    _ => StoredValue::Timestamp(times.published.unwrap_or(self.now)),
                 },
-                ColumnRole::CreatedBy | ColumnRole::UpdatedBy => Sql::Null,
-                ColumnRole::Locale => locale.map_or(Sql::Null, |l| Sql::Text(l.to_string())),
+                ColumnRole::CreatedBy | ColumnRole::UpdatedBy => StoredValue::Null,
+                ColumnRole::Locale => {
+                    locale.map_or(StoredValue::Null, |l| StoredValue::Text(l.to_string()))
+                }
             };
             vals.push(v);
         }
@@ -732,32 +770,11 @@ impl Writer<'_, '_> {
             .filter(|c| id.is_some() || c.role != ColumnRole::Id)
             .map(|c| c.name.as_str())
             .collect();
-        if self.bulk && id.is_some() {
-            self.queue(&schema.layout.table, &columns, &vals)?;
-        } else {
-            let key = (schema.id, id.is_some());
-            self.row_sql.entry(key).or_insert_with(|| {
-                let table = quote(&schema.layout.table);
-                if columns.is_empty() {
-                    format!("insert into {table} default values")
-                } else {
-                    let quoted: Vec<String> = columns.iter().map(|c| quote(c)).collect();
-                    format!(
-                        "insert into {table} ({}) values ({})",
-                        quoted.join(", "),
-                        vec!["?"; columns.len()].join(", ")
-                    )
-                }
-            });
-            if let Some(sql) = self.row_sql.get(&key) {
-                self.exec(sql, &vals)?;
-            }
+        self.queue(TableKind::Rows, &schema.layout.table, &columns, &vals)?;
+        let row = id.unwrap_or(0);
+        if let Some(up_to) = self.queued_up_to.get_mut(schema.id.index()) {
+            *up_to = (*up_to).max(row);
         }
-        let row = match id {
-            Some(id) => id,
-            None if self.write => self.conn.last_insert_rowid(),
-            None => 0,
-        };
         if schema.is_content_type() {
             self.report.rows += 1;
         } else {
@@ -824,7 +841,7 @@ impl Writer<'_, '_> {
         attr: &Attribute,
         files: &[i64],
     ) -> Result<(), ImportError> {
-        let Some(m) = &self.media else {
+        let Some(m) = self.media.clone() else {
             return Ok(());
         };
         let columns = [
@@ -834,21 +851,16 @@ impl Writer<'_, '_> {
             "field",
             "order",
         ];
+        let file_schema = self.model.upload_file().map(|s| s.id);
         for (i, f) in files.iter().enumerate() {
-            if self.write {
-                self.batches.push(
-                    self.conn,
-                    &m.table,
-                    &columns,
-                    &[
-                        Sql::Integer(*f),
-                        Sql::Integer(row),
-                        Sql::Text(schema.uid.to_string()),
-                        Sql::Text(attr.name.clone()),
-                        Sql::Real((i + 1) as f64),
-                    ],
-                )?;
-            }
+            let link = [
+                StoredValue::Integer(*f),
+                StoredValue::Integer(row),
+                StoredValue::Text(schema.uid.to_string()),
+                StoredValue::Text(attr.name.clone()),
+                StoredValue::Real((i + 1) as f64),
+            ];
+            self.link(file_schema, *f, &m.table, &columns, &link)?;
             self.report.media_links += 1;
         }
         Ok(())
@@ -887,17 +899,18 @@ impl Writer<'_, '_> {
                 false,
             )?;
             self.queue(
+                TableKind::Links,
                 &cmps,
                 &COLUMNS,
                 &[
-                    Sql::Integer(parent_row),
-                    Sql::Integer(cid),
-                    Sql::Text(cs.uid.to_string()),
-                    Sql::Text(attr.name.clone()),
+                    StoredValue::Integer(parent_row),
+                    StoredValue::Integer(cid),
+                    StoredValue::Text(cs.uid.to_string()),
+                    StoredValue::Text(attr.name.clone()),
                     if ordered {
-                        Sql::Real((i + 1) as f64)
+                        StoredValue::Real((i + 1) as f64)
                     } else {
-                        Sql::Null
+                        StoredValue::Null
                     },
                 ],
             )?;
@@ -950,7 +963,7 @@ impl Writer<'_, '_> {
 
     fn link_state(&mut self, lt: &LinkTable) -> Result<&mut LinkState, ImportError> {
         if !self.links.contains_key(&lt.table) {
-            let was_empty = !super::has_rows(self.conn, &lt.table)?;
+            let was_empty = !statements::has_rows(self.db, &lt.table)?;
             self.links.insert(
                 lt.table.clone(),
                 LinkState {
@@ -974,7 +987,7 @@ impl Writer<'_, '_> {
         let Some(col) = lt.inverse_order.clone() else {
             return Ok(None);
         };
-        let conn = self.conn;
+        let db = self.db;
         let write = self.write;
         let state = self.link_state(lt)?;
         let known = match state.inverse_max.get(&target_row) {
@@ -986,14 +999,9 @@ impl Writer<'_, '_> {
             Some(m) => m,
             None => {
                 // Rows of this table may be queued: the database must hold them first.
-                self.batches.flush(conn)?;
-                conn.prepare_cached(&format!(
-                    "select coalesce(max({}), 0) from {} where {} = ?1",
-                    quote(&col),
-                    quote(&lt.table),
-                    quote(&lt.target_column)
-                ))?
-                .query_row([target_row], |r| r.get::<_, f64>(0))?
+                self.batches.flush(db)?;
+                let stmt = statements::max_order(&lt.table, &col, &lt.target_column, target_row);
+                statements::first_cell(db, &stmt, statements::order_value)?.unwrap_or(0.0)
             }
         };
         let value = keep.unwrap_or(current + 1.0);
@@ -1003,25 +1011,32 @@ impl Writer<'_, '_> {
         Ok(Some(value))
     }
 
+    /// Queues a relation link from `owner_row` to `target_row` (of `target`, when it may
+    /// come further down the file).
+    #[allow(clippy::too_many_arguments)]
     fn insert_link(
         &mut self,
         lt: &LinkTable,
+        target: Option<SchemaId>,
         owner_row: i64,
         target_row: i64,
         owner_ord: Option<f64>,
         inverse_ord: Option<f64>,
     ) -> Result<(), ImportError> {
-        let mut vals = vec![Sql::Integer(owner_row), Sql::Integer(target_row)];
+        let mut vals = vec![
+            StoredValue::Integer(owner_row),
+            StoredValue::Integer(target_row),
+        ];
         if lt.owner_order.is_some() {
-            vals.push(owner_ord.map_or(Sql::Null, Sql::Real));
+            vals.push(owner_ord.map_or(StoredValue::Null, StoredValue::Real));
         }
         if lt.inverse_order.is_some() {
-            vals.push(inverse_ord.map_or(Sql::Null, Sql::Real));
+            vals.push(inverse_ord.map_or(StoredValue::Null, StoredValue::Real));
         }
         let mut columns = vec![lt.owner_column.as_str(), lt.target_column.as_str()];
         columns.extend(lt.owner_order.as_deref());
         columns.extend(lt.inverse_order.as_deref());
-        self.queue(&lt.table, &columns, &vals)?;
+        self.link(target, target_row, &lt.table, &columns, &vals)?;
         self.report.links += 1;
         Ok(())
     }
@@ -1068,7 +1083,7 @@ impl Writer<'_, '_> {
                     self.draft_inverse.insert(memo, v);
                 }
                 let owner_ord = lt.owner_order.as_ref().map(|_| f64::from(position));
-                self.insert_link(&lt, row, tr, owner_ord, inv)?;
+                self.insert_link(&lt, Some(t.schema), row, tr, owner_ord, inv)?;
             }
         }
         Ok(())
@@ -1098,17 +1113,12 @@ impl Writer<'_, '_> {
             }
             for o in owner_rows {
                 // The links queued so far (of earlier deferred links too) must be read.
-                self.batches.flush(self.conn)?;
-                let existing: Vec<i64> = self
-                    .conn
-                    .prepare_cached(&format!(
-                        "select {} from {} where {} = ?1",
-                        quote(&lt.target_column),
-                        quote(&lt.table),
-                        quote(&lt.owner_column)
-                    ))?
-                    .query_map([o], |r| r.get(0))?
-                    .collect::<Result<_, _>>()?;
+                self.batches.flush(self.db)?;
+                let existing: Vec<i64> = query_map(
+                    self.db,
+                    &statements::all_where(&lt.table, &lt.target_column, &lt.owner_column, o),
+                    |r| r.int(0),
+                )?;
                 if existing.contains(&d.source_row) {
                     continue;
                 }
@@ -1126,18 +1136,17 @@ impl Writer<'_, '_> {
                 let owner_ord = match &lt.owner_order {
                     None => None,
                     Some(c) => Some(
-                        self.conn
-                            .prepare_cached(&format!(
-                                "select coalesce(max({}), 0) + 1 from {} where {} = ?1",
-                                quote(c),
-                                quote(&lt.table),
-                                quote(&lt.owner_column)
-                            ))?
-                            .query_row([o], |r| r.get::<_, f64>(0))?,
+                        statements::first_cell(
+                            self.db,
+                            &statements::max_order(&lt.table, c, &lt.owner_column, o),
+                            statements::order_value,
+                        )?
+                        .unwrap_or(0.0)
+                            + 1.0,
                     ),
                 };
                 let inv = self.inverse_order(&lt, d.source_row, None)?;
-                self.insert_link(&lt, o, d.source_row, owner_ord, inv)?;
+                self.insert_link(&lt, None, o, d.source_row, owner_ord, inv)?;
             }
         }
         Ok(())
@@ -1157,15 +1166,9 @@ impl Writer<'_, '_> {
             Some(Err(_)) | None => self.ids.next_id()?,
         };
         if obj.contains_key("documentId") && self.idx.table_had_rows[schema.id.index()] {
-            let exists = self
-                .conn
-                .prepare_cached(&format!(
-                    "select 1 from {} where `document_id` = ?1 limit 1",
-                    quote(&schema.layout.table)
-                ))?
-                .query_row([&doc_id], |_| Ok(()))
-                .optional()?
-                .is_some();
+            let stmt =
+                statements::first_where(&schema.layout.table, "id", "document_id", doc_id.as_str());
+            let exists = statements::first_cell(self.db, &stmt, |_| Ok(Some(())))?.is_some();
             if exists {
                 self.problem(
                     Some(label),
@@ -1196,7 +1199,7 @@ impl Writer<'_, '_> {
             if let Some(a) = schema.attribute(name)
                 && layer.values[a.id.index()].is_none()
             {
-                layer.values[a.id.index()] = Some(Enc::Scalar(Sql::Text(default.into())));
+                layer.values[a.id.index()] = Some(Enc::Scalar(StoredValue::Text(default.into())));
             }
         }
         let merged = Self::merged(schema, &[&layer]);
@@ -1230,17 +1233,8 @@ impl Writer<'_, '_> {
         let Some(rs) = self.model.by_uid("plugin::users-permissions.role") else {
             return Ok(None);
         };
-        let id: Option<i64> = self
-            .conn
-            .query_row(
-                &format!(
-                    "select id from {} where `type` = ?1 limit 1",
-                    quote(&rs.layout.table)
-                ),
-                [role],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let stmt = statements::first_where(&rs.layout.table, "id", "type", role);
+        let id = statements::first_cell(self.db, &stmt, |r| Ok(Some(r.int(0)?)))?;
         self.roles.insert(role.to_string(), id);
         Ok(id)
     }
@@ -1269,7 +1263,7 @@ impl Writer<'_, '_> {
         if let Some(a) = schema.attribute("provider")
             && layer.values[a.id.index()].is_none()
         {
-            layer.values[a.id.index()] = Some(Enc::Scalar(Sql::Text("local".into())));
+            layer.values[a.id.index()] = Some(Enc::Scalar(StoredValue::Text("local".into())));
         }
         let role = match obj.get("role") {
             None | Some(Value::Null) => Some("authenticated".to_string()),
@@ -1323,7 +1317,7 @@ impl Writer<'_, '_> {
                     };
                     if let Some(lt) = lt {
                         let inv = self.inverse_order(&lt, role_id, None)?;
-                        self.insert_link(&lt, id, role_id, None, inv)?;
+                        self.insert_link(&lt, None, id, role_id, None, inv)?;
                     }
                 }
             }

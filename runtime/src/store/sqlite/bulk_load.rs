@@ -29,6 +29,15 @@ use crate::schema::Model;
 use crate::store::StoreError;
 use crate::store::sqlite::render::quote;
 
+/// Whether `table` holds any row (one index step).
+fn has_rows(conn: &Connection, table: &str) -> Result<bool, rusqlite::Error> {
+    conn.query_row(
+        &format!("select exists(select 1 from {})", quote(table)),
+        [],
+        |r| r.get(0),
+    )
+}
+
 /// The built-in types whose rows every database starts with (the default locale, the
 /// roles and their permissions, upload folders): settings, not content.
 const SETTINGS: [&str; 4] = [
@@ -45,7 +54,7 @@ pub(crate) fn is_fresh(conn: &Connection, model: &Model) -> Result<bool, StoreEr
         if SETTINGS.contains(&schema.uid.as_str()) {
             continue;
         }
-        if super::has_rows(conn, &schema.layout.table)? {
+        if has_rows(conn, &schema.layout.table)? {
             return Ok(false);
         }
     }
@@ -127,7 +136,7 @@ impl DroppedIndexes {
             let is_empty = match empty.get(&table) {
                 Some(e) => *e,
                 None => {
-                    let e = !super::has_rows(conn, &table)?;
+                    let e = !has_rows(conn, &table)?;
                     empty.insert(table.clone(), e);
                     e
                 }
