@@ -152,6 +152,13 @@ pub(super) fn quote(ident: &str) -> String {
 /// The statements that create a model table, its indexes and unique constraints (foreign
 /// keys come later, once every table exists), as Strapi writes them.
 pub fn table_statements(table: &TableDef) -> Vec<String> {
+    let mut out = vec![create_table_statement(table)];
+    out.extend(index_statements(table));
+    out
+}
+
+/// `create table` with the columns and the primary key, without other indexes.
+fn create_table_statement(table: &TableDef) -> String {
     let columns: Vec<String> = table
         .columns
         .iter()
@@ -162,18 +169,19 @@ pub fn table_statements(table: &TableDef) -> Vec<String> {
             ty => format!("{} {} null", quote(&c.name), ty.postgres_decl()),
         })
         .collect();
-    let mut out = vec![format!(
+    format!(
         "create table {} ({})",
         quote(&table.name),
         columns.join(", ")
-    )];
-    out.extend(
-        table
-            .indexes
-            .iter()
-            .map(|ix| index_statement(&table.name, ix)),
-    );
-    out
+    )
+}
+
+/// The indexes and unique constraints of a model table.
+fn index_statements(table: &TableDef) -> impl Iterator<Item = String> + '_ {
+    table
+        .indexes
+        .iter()
+        .map(|ix| index_statement(&table.name, ix))
 }
 
 /// The statement of one index of `table`: a unique constraint, or an index.
@@ -238,9 +246,12 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
         .position(|l| l.contains(" foreign key "))
         .unwrap_or(statements.len());
     let system_fks = statements.split_off(split);
+    // The model's tables are filled bare: their indexes are built after the rows, each in
+    // one sorted pass, then the foreign keys are checked once each.
     for table in &layout.tables {
-        statements.extend(table_statements(table));
+        statements.push(create_table_statement(table));
     }
+    let indexes: Vec<String> = layout.tables.iter().flat_map(index_statements).collect();
     let mut foreign_keys = system_fks;
     for table in &layout.tables {
         foreign_keys.extend(foreign_key_statements(table));
@@ -254,7 +265,7 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
         for (table, columns, rows) in &copies {
             copy_rows(&tx, table, columns, rows).await?;
         }
-        for stmt in &foreign_keys {
+        for stmt in indexes.iter().chain(&foreign_keys) {
             tx.batch_execute(stmt).await.map_err(err)?;
         }
         tx.commit().await.map_err(err)?;
