@@ -89,8 +89,9 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
     }
     let (config, _) = Config::for_project(args.config.as_deref(), &args.schemas)?;
     // A new server database (PostgreSQL, MySQL) is created and imported at once, so that a
-    // failed import leaves it empty (MySQL cannot undo a `CREATE TABLE`): the import runs
-    // into a scratch database whose rows are copied with the layout (`sqlite::scratch`).
+    // failed import leaves it empty (PostgreSQL in the creating transaction; MySQL, which
+    // cannot take back a `CREATE TABLE`, by dropping the tables it made), and so that the
+    // rows go into bare tables whose indexes and foreign keys come after them.
     let server_database = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
     let options = OpenOptions {
         connections: 1,

@@ -290,6 +290,16 @@ impl LoadHooks for ServerLoad<'_, '_> {
     }
 }
 
+/// The [`LoadHooks`] of a load into tables that have no foreign keys or indexes yet (a
+/// database being created, which adds them after the rows): nothing to wait for.
+pub struct BareTables;
+
+impl LoadHooks for BareTables {
+    fn immediate_foreign_keys(&self) -> bool {
+        false
+    }
+}
+
 /// Imports the dataset at `path` into a server database (PostgreSQL, MySQL) in one
 /// transaction of `pool` ([`load`] with [`ServerLoad`]): all of it, or nothing.
 pub fn import_into(

@@ -5,8 +5,11 @@
 //! a Strapi 5.54 boot on MariaDB), the model's tables with Strapi's column types
 //! (`int(10) unsigned` keys and join columns, `double unsigned` orders, `datetime(6)`,
 //! `time(3)`, `tinyint(1)`, `longtext … CHECK (json_valid(…))`…), indexes and unique keys,
-//! then the rows, then the foreign keys. The rows come from the one import path run into a
-//! scratch in-memory SQLite database (as for PostgreSQL), converted per column type.
+//! then the rows, then the foreign keys. The rows every new database starts with (locales,
+//! roles, public grants) come from a scratch in-memory SQLite database made by the same
+//! code as on SQLite (as for PostgreSQL), converted per column type; a seed dataset is
+//! loaded by the one import path (`store::import`) straight into the new tables, before
+//! they have foreign keys.
 //!
 //! Decision: MySQL commits every DDL statement on its own, so "one transaction" holds for
 //! the rows only; when any step fails, strata drops the tables it created, leaving the
@@ -19,17 +22,17 @@ use super::MyPool;
 use crate::schema::IndexDef;
 use crate::schema::{ColumnType, Model, OnDelete, TableDef};
 use crate::store::StoreError;
+use crate::store::import::{self, BareTables};
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
     AdditiveDdl, ROWS_PER_INSERT, TableRows, additive_statements, describe_unquoted, missing,
 };
-use crate::store::seam::StoredValue;
-use crate::store::seam::count_rows;
+use crate::store::seam::{StoredValue, Writer, count_rows};
 use crate::store::sql::mysql_datetime;
 use crate::store::sqlite::scratch::scratch_database;
+use mysql::Value;
 use mysql::prelude::Queryable;
-use mysql::{Params, Value};
 use sea_query::SelectStatement;
 
 /// Strapi's own tables on MariaDB, one `CREATE TABLE` per line.
@@ -160,53 +163,78 @@ fn system_statements() -> impl Iterator<Item = &'static str> {
 
 /// Creates Strapi's layout and the rows of a new database (see the module's doc).
 fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
-    let (copies, seeded) = scratch_database(model, options)?;
+    // The rows every new database starts with (locales, roles, the public grants), made
+    // by the same code as on SQLite in a scratch SQLite database; the seed is loaded
+    // below, straight into the new tables.
+    let bare = OpenOptions {
+        seed: None,
+        ..options.clone()
+    };
+    let (copies, _) = scratch_database(model, &bare)?;
     let layout = model.database_layout();
     let mut tables: Vec<String> = Vec::new();
-    let result = pool.with_conn(|conn| {
-        conn.query_drop("SET foreign_key_checks = 0")
-            .map_err(sql_error)?;
-        for stmt in system_statements() {
-            if let Some(name) = stmt.split('`').nth(1) {
-                tables.push(name.to_string());
-            }
-            conn.query_drop(stmt).map_err(sql_error)?;
-        }
-        for table in &layout.tables {
-            tables.push(table.name.clone());
-            conn.query_drop(table_statement(table)).map_err(sql_error)?;
-        }
-        let datetimes = datetime_columns(conn)?;
-        conn.query_drop("START TRANSACTION").map_err(sql_error)?;
-        for rows in &copies {
-            if let Err(e) = copy_rows(conn, rows, &datetimes) {
-                let _ = conn.query_drop("ROLLBACK");
-                return Err(e);
-            }
-        }
-        conn.query_drop("COMMIT").map_err(sql_error)?;
-        for table in &layout.tables {
-            for stmt in foreign_key_statements(table) {
+    let result = (|| {
+        let datetimes = pool.with_conn(|conn| {
+            conn.query_drop("SET foreign_key_checks = 0")
+                .map_err(sql_error)?;
+            for stmt in system_statements() {
+                if let Some(name) = stmt.split('`').nth(1) {
+                    tables.push(name.to_string());
+                }
                 conn.query_drop(stmt).map_err(sql_error)?;
             }
-        }
-        conn.query_drop("SET foreign_key_checks = 1")
-            .map_err(sql_error)?;
-        Ok(())
-    });
-    if let Err(e) = result {
-        // DDL committed itself: take the tables away again.
-        let _ = pool.with_conn(|conn| {
-            let _ = conn.query_drop("SET foreign_key_checks = 0");
-            for t in tables.iter().rev() {
-                let _ = conn.query_drop(format!("DROP TABLE IF EXISTS {}", quote(t)));
+            for table in &layout.tables {
+                tables.push(table.name.clone());
+                conn.query_drop(table_statement(table)).map_err(sql_error)?;
             }
-            let _ = conn.query_drop("SET foreign_key_checks = 1");
-            Ok(())
-        });
-        return Err(e);
+            datetime_columns(conn)
+        })?;
+        // The rows in one transaction, into tables without foreign keys yet.
+        let seeded = pool.write(|w| {
+            for rows in &copies {
+                copy_rows(w, rows, &datetimes)?;
+            }
+            match &options.seed {
+                None => Ok::<_, StoreError>(None),
+                Some(seed) => {
+                    let report = import::load(w, model, seed, &mut BareTables, &|_, _| {})
+                        .map_err(|e| {
+                            StoreError::Other(format!("cannot import {}: {e}", seed.display()))
+                        })?;
+                    Ok(Some(format!("imported {}: {report}", seed.display())))
+                }
+            }
+        })?;
+        pool.with_conn(|conn| {
+            // Not checked again: the rows came from the import, which resolved every
+            // reference.
+            conn.query_drop("SET foreign_key_checks = 0")
+                .map_err(sql_error)?;
+            for table in &layout.tables {
+                for stmt in foreign_key_statements(table) {
+                    conn.query_drop(stmt).map_err(sql_error)?;
+                }
+            }
+            conn.query_drop("SET foreign_key_checks = 1")
+                .map_err(sql_error)
+        })?;
+        Ok(seeded)
+    })();
+    match result {
+        Ok(seeded) => Ok(Opened::Created { seeded }),
+        Err(e) => {
+            // DDL committed itself: take the tables away again.
+            let _ = pool.with_conn(|conn| {
+                let _ = conn.query_drop("SET foreign_key_checks = 0");
+                for t in tables.iter().rev() {
+                    let _ = conn.query_drop(format!("DROP TABLE IF EXISTS {}", quote(t)));
+                }
+                let _ = conn.query_drop("SET foreign_key_checks = 1");
+                Ok(())
+            });
+            Err(e)
+        }
     }
-    Ok(Opened::Created { seeded })
 }
 
 /// The `datetime`/`timestamp` columns of every table (SQLite keeps them as epoch ms).
@@ -226,9 +254,10 @@ fn datetime_columns(
     Ok(out)
 }
 
-/// Inserts the rows of one table (ids included), a batch per statement.
+/// Inserts the rows of one table (ids included), a batch per statement; the epoch ms of
+/// its `datetime` columns become instants.
 fn copy_rows(
-    conn: &mut mysql::PooledConn,
+    w: &dyn Writer,
     (table, columns, rows): &TableRows,
     datetimes: &HashMap<String, HashSet<String>>,
 ) -> Result<(), StoreError> {
@@ -238,15 +267,16 @@ fn copy_rows(
         .collect();
     let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
     for chunk in rows.chunks(ROWS_PER_INSERT) {
-        let sql = insert_rows_sql(table, &cols, chunk.len());
         let mut values = Vec::with_capacity(chunk.len() * columns.len());
         for row in chunk {
             for (v, datetime) in row.iter().zip(&is_datetime) {
-                values.push(value(v, *datetime));
+                values.push(match v {
+                    StoredValue::Integer(ms) if *datetime => StoredValue::Timestamp(*ms),
+                    v => v.clone(),
+                });
             }
         }
-        conn.exec_drop(sql, Params::Positional(values))
-            .map_err(|e| StoreError::Database(format!("copying {table}: {}", sql_error(e))))?;
+        w.insert_rows(table, &cols, &values)?;
     }
     Ok(())
 }
@@ -271,12 +301,11 @@ pub(super) fn next_id_sql(table: &str) -> String {
     )
 }
 
-/// A stored value as a MySQL parameter; epoch ms become `DATETIME` text.
-pub(super) fn value(v: &StoredValue, datetime: bool) -> Value {
+/// A stored value as a MySQL parameter; instants become `DATETIME` text.
+pub(super) fn value(v: &StoredValue) -> Value {
     match v {
         StoredValue::Null => Value::NULL,
         StoredValue::Timestamp(ms) => Value::Bytes(mysql_datetime(*ms).into_bytes()),
-        StoredValue::Integer(ms) if datetime => Value::Bytes(mysql_datetime(*ms).into_bytes()),
         StoredValue::Integer(i) => Value::Int(*i),
         StoredValue::Real(f) => Value::Double(*f),
         StoredValue::Text(t) => Value::Bytes(t.clone().into_bytes()),

@@ -476,7 +476,7 @@ impl Writer for MyExecutor<'_> {
             return Ok(());
         }
         let sql = ddl::insert_rows_sql(table, columns, rows);
-        let values = values.iter().map(|v| ddl::value(v, false)).collect();
+        let values = values.iter().map(ddl::value).collect();
         self.conn
             .borrow_mut()
             .exec_drop(sql.as_str(), Params::Positional(values))

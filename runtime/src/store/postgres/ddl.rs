@@ -4,27 +4,27 @@
 //! A fresh database is made in one transaction, in Strapi's own order: its admin and
 //! internal tables (`postgres/strapi_system.sql`, verbatim from a Strapi boot), then
 //! the model's tables with their indexes and unique constraints, then the rows, then the
-//! foreign keys. The rows are not written by a second importer: the one import path
-//! (`ddl::create_database`, the public grants, `import::import_dataset`) builds them in a
-//! scratch in-memory SQLite database, and they are copied over table by table, each value
-//! encoded in the PostgreSQL column's type by the backend's binder. So a database created
-//! on PostgreSQL holds exactly what the same command creates on SQLite, and the dataset's
-//! checks, keys and ordering have one home.
+//! foreign keys. The rows every new database starts with (locales, roles, the public
+//! grants) are made by the code that creates an SQLite database, in a scratch in-memory
+//! SQLite database, and copied over table by table, each value encoded in the PostgreSQL
+//! column's type by the backend's binder; a seed dataset is loaded by the one import path
+//! (`store::import`) into the bare tables. The model's indexes and unique constraints are
+//! built after the rows, then the foreign keys checked, all in the creating transaction:
+//! a failed import leaves the database as empty as it was.
 
 use sea_query::SelectStatement;
-use tokio_postgres::types::ToSql;
 
 use super::{Param, PgPool};
 use crate::schema::ColumnType;
 use crate::schema::{IndexDef, Model, TableDef};
 use crate::store::StoreError;
+use crate::store::import::{self, BareTables};
 use crate::store::migration::{self, Change, ExistingLayout, Provisioner};
 use crate::store::options::{OpenOptions, Opened};
 use crate::store::provision::{
     AdditiveDdl, ROWS_PER_INSERT, additive_statements, describe_unquoted, missing,
 };
-use crate::store::seam::StoredValue;
-use crate::store::seam::count_rows;
+use crate::store::seam::{StoredValue, Writer, count_rows};
 use crate::store::sqlite::scratch::scratch_database;
 
 /// Strapi's admin and internal tables on PostgreSQL, one statement per line.
@@ -231,8 +231,14 @@ pub fn foreign_key_statements(table: &TableDef) -> Vec<String> {
 
 /// Creates Strapi's layout and the rows of a new database (see the module's doc).
 fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
-    // The rows, made by the one import path in a scratch SQLite database.
-    let (copies, seeded) = scratch_database(model, options)?;
+    // The rows every new database starts with (locales, roles, the public grants), made
+    // by the same code as on SQLite in a scratch SQLite database; the seed is loaded
+    // below, straight into the new tables.
+    let bare = OpenOptions {
+        seed: None,
+        ..options.clone()
+    };
+    let (copies, _) = scratch_database(model, &bare)?;
     let layout = model.database_layout();
     let mut statements: Vec<String> = STRAPI_SYSTEM_DDL
         .lines()
@@ -256,26 +262,58 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
     for table in &layout.tables {
         foreign_keys.extend(foreign_key_statements(table));
     }
-    pool.with_client(async |c| {
-        let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
-        let tx = c.transaction().await.map_err(err)?;
+    let seeded = pool.write_on(|exec| {
+        exec.ddl("set local statement_timeout = 0")?;
         for stmt in &statements {
-            tx.batch_execute(stmt).await.map_err(err)?;
+            exec.ddl(stmt)?;
         }
         for (table, columns, rows) in &copies {
-            copy_rows(&tx, table, columns, rows).await?;
+            let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+            for chunk in rows.chunks(ROWS_PER_INSERT) {
+                let values: Vec<StoredValue> = chunk.iter().flatten().cloned().collect();
+                exec.insert_rows(table, &columns, &values)?;
+            }
         }
+        // The seed, through the one load path, into the bare tables.
+        let seeded = match &options.seed {
+            None => None,
+            Some(seed) => {
+                let report =
+                    import::load(exec, model, seed, &mut BareTables, &|_, _| {}).map_err(|e| {
+                        StoreError::Other(format!("cannot import {}: {e}", seed.display()))
+                    })?;
+                Some(format!("imported {}: {report}", seed.display()))
+            }
+        };
         for stmt in indexes.iter().chain(&foreign_keys) {
-            tx.batch_execute(stmt).await.map_err(err)?;
+            exec.ddl(stmt)?;
         }
-        tx.commit().await.map_err(err)?;
-        // Statistics for the planner, as after any bulk load (`pg_restore`'s advice):
-        // without them PostgreSQL guesses 200 distinct values per column and reads a
-        // populate's `entity_id IN (…)` of 25 ids as an eighth of the table, choosing a
-        // scan of `field` instead (100k articles: 38 ms against 0.2 ms per statement).
-        // This is strata's own new database; one it did not create is never written to.
-        c.batch_execute("ANALYZE").await.map_err(err)?;
-        Ok(())
+        // Every table with an id column: its sequence moves past the ids given.
+        let numbered = layout
+            .tables
+            .iter()
+            .filter(|t| t.columns.iter().any(|c| c.name == "id"))
+            .map(|t| t.name.as_str())
+            .chain(
+                copies
+                    .iter()
+                    .filter(|(_, columns, _)| columns.iter().any(|c| c == "id"))
+                    .map(|(table, _, _)| table.as_str()),
+            );
+        for table in numbered {
+            exec.ids_written(table)?;
+        }
+        Ok::<_, StoreError>(seeded)
+    })?;
+    // Statistics for the planner, as after any bulk load (`pg_restore`'s advice):
+    // without them PostgreSQL guesses 200 distinct values per column and reads a
+    // populate's `entity_id IN (…)` of 25 ids as an eighth of the table, choosing a
+    // scan of `field` instead (100k articles: 38 ms against 0.2 ms per statement).
+    // This is strata's own new database; one it did not create is never written to.
+    pool.with_client(async |c| {
+        c.batch_execute("ANALYZE")
+            .await
+            .map_err(|e| StoreError::Database(pg_message(&e)))
     })?;
     Ok(Opened::Created { seeded })
 }
@@ -286,32 +324,6 @@ fn pg_message(e: &tokio_postgres::Error) -> String {
         Some(db) => format!("{} ({})", db.message(), db.code().code()),
         None => e.to_string(),
     }
-}
-
-/// Inserts the rows (ids included) in batches, then moves the id sequence past them.
-async fn copy_rows(
-    tx: &tokio_postgres::Transaction<'_>,
-    table: &str,
-    columns: &[String],
-    rows: &[Vec<StoredValue>],
-) -> Result<(), StoreError> {
-    let err = |e: tokio_postgres::Error| {
-        StoreError::Database(format!("copying {table}: {}", pg_message(&e)))
-    };
-    for chunk in rows.chunks(ROWS_PER_INSERT) {
-        let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
-        let sql = insert_rows_sql(table, &cols, chunk.len());
-        let params: Vec<Param> = chunk.iter().flatten().map(param).collect();
-        let refs: Vec<&(dyn ToSql + Sync)> =
-            params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-        tx.execute(sql.as_str(), &refs).await.map_err(err)?;
-    }
-    if columns.iter().any(|c| c == "id") {
-        tx.execute(sequence_past_ids_sql(table).as_str(), &[&quote(table)])
-            .await
-            .map_err(err)?;
-    }
-    Ok(())
 }
 
 /// `insert into T (c1, …) values ($1, …), (…), …` for `rows` rows of `columns`.

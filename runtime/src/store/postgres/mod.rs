@@ -293,6 +293,15 @@ impl PgPool {
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.write_on(|exec| f(exec))
+    }
+
+    /// [`PgPool::write`] with the executor itself, for what only this folder does with
+    /// it (a new database's DDL, [`PgExecutor::ddl`]).
+    fn write_on<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&PgExecutor<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         let at = &self.target.host_port;
         let client = self
             .handle
@@ -555,6 +564,22 @@ impl PgExecutor<'_> {
     fn run(&self, sql: &str, values: sea_query::Values, how: Run) -> Result<Vec<Row>, StoreError> {
         record(sql, &values.0);
         self.run_params(sql, values.0.into_iter().map(Param::from).collect(), how)
+    }
+
+    /// Runs DDL text (statements without parameters) in this connection's transaction,
+    /// with no time limit on the client's side: building an index of a new database's
+    /// largest table may take minutes. Run `set local statement_timeout = 0` first to
+    /// lift the server's.
+    fn ddl(&self, sql: &str) -> Result<(), StoreError> {
+        record(sql, &[]);
+        let at = &self.pool.target.host_port;
+        self.pool
+            .handle
+            .block_on(self.client.batch_execute(sql))
+            .map_err(|e| {
+                self.broken.set(e.is_closed());
+                statement_error(e, at)
+            })
     }
 
     /// [`PgExecutor::run`] with parameters already in PostgreSQL's form.

@@ -1,8 +1,9 @@
-//! The rows of a database strata would create, made by the one import path (layout,
-//! public grants, seed) in a scratch in-memory SQLite database and read back table by
-//! table. The server databases copy them, so a database created on PostgreSQL or MySQL
-//! holds exactly what the same command creates on SQLite, and the dataset's checks, keys
-//! and ordering have one home.
+//! The rows of a database strata would create, made by the code that creates an SQLite
+//! database (layout, locales, roles, public grants, and a seed when one is given) in a
+//! scratch in-memory SQLite database and read back table by table. The server databases
+//! copy them (without a seed: they load it through `store::import` themselves), so a
+//! database created on PostgreSQL or MySQL starts with exactly the rows the same command
+//! gives an SQLite one.
 
 use rusqlite::types::Value as SqlValue;
 
