@@ -956,3 +956,9 @@ fn a_bulk_load_writes_the_rows_a_row_by_row_load_writes() {
     assert_eq!(mode, "wal");
     assert!(foreign_keys_on(&bulk));
 }
+
+#[test]
+fn a_seeded_creation_reports_its_progress() {
+    let dir = temp_dir("progress");
+    common::seed_progress_reaches_the_end(&format!("sqlite://{}", dir.join("p.db").display()));
+}

@@ -133,3 +133,11 @@ fn links_to_rows_further_down_the_file_wait_for_them() {
     };
     common::forward_links_wait_for_their_rows(&db.url);
 }
+
+#[test]
+fn a_seeded_creation_reports_its_progress() {
+    let Some(db) = TestDb::create("progress") else {
+        return;
+    };
+    common::seed_progress_reaches_the_end(&db.url);
+}

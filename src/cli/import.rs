@@ -14,7 +14,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use strata_runtime::schema;
 use strata_runtime::store::Opened;
-use strata_runtime::store::{DatabaseUrl, OpenOptions, Store};
+use strata_runtime::store::{DatabaseUrl, OpenOptions, SeedProgress, Store};
 use strata_runtime::store::{import, sqlite};
 
 use super::config::Config;
@@ -93,16 +93,23 @@ fn import_file(args: &ImportArgs) -> anyhow::Result<()> {
     // cannot take back a `CREATE TABLE`, by dropping the tables it made), and so that the
     // rows go into bare tables whose indexes and foreign keys come after them.
     let server_database = matches!(url, DatabaseUrl::Postgres(_) | DatabaseUrl::Mysql(_));
+    let bar = progress_bar();
+    let shown = bar.clone();
     let options = OpenOptions {
         connections: 1,
         public_actions: config.permissions.public.actions(),
         allow_destructive: args.allow_destructive,
         seed: server_database.then(|| args.file.clone()),
+        seed_progress: SeedProgress::new(move |done, total| {
+            shown.set_length(total);
+            shown.set_position(done);
+        }),
         ..OpenOptions::default()
     };
     let started = Instant::now();
-    let (store, opened) =
-        Store::open(&url, model.clone(), &options).with_context(|| format!("cannot open {url}"))?;
+    let opening = Store::open(&url, model.clone(), &options);
+    bar.finish_and_clear();
+    let (store, opened) = opening.with_context(|| format!("cannot open {url}"))?;
     match opened {
         Opened::Created { seeded } => {
             eprintln!(

@@ -648,6 +648,32 @@ pub fn forward_links_wait_for_their_rows(url: &str) {
     assert_eq!(counts["articles_tags_lnk"], 300, "{counts:?}");
 }
 
+/// A new database created with the blog's dataset as its seed reports the import's
+/// progress (what `strata import` draws its bar from) up to the end.
+pub fn seed_progress_reaches_the_end(url: &str) {
+    use std::sync::{Arc, Mutex};
+    let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
+    let seen: Arc<Mutex<Vec<(u64, u64)>>> = Arc::default();
+    let sink = seen.clone();
+    let options = strata::store::OpenOptions {
+        seed: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/blog/dataset.json")),
+        seed_progress: strata::store::SeedProgress::new(move |done, total| {
+            sink.lock().unwrap().push((done, total));
+        }),
+        ..strata::store::OpenOptions::default()
+    };
+    let url = strata::store::DatabaseUrl::parse(url).unwrap();
+    let (_, opened) = strata::store::Store::open(&url, model, &options).unwrap();
+    assert!(
+        matches!(opened, strata::store::Opened::Created { seeded: Some(_) }),
+        "{opened:?}"
+    );
+    let seen = seen.lock().unwrap();
+    let last = *seen.last().expect("no progress was reported");
+    assert!(last.1 > 0 && last.0 == last.1, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
+}
+
 /// The blog's model on the database at `url`.
 fn blog_store(url: &str) -> strata::store::Store {
     let model = std::sync::Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());

@@ -48,7 +48,7 @@ mod error;
 
 pub use entry::Entry;
 pub use error::StoreError;
-pub use options::{OpenOptions, Opened};
+pub use options::{OpenOptions, Opened, SeedProgress};
 pub use read::{Page, Reader, RowPlans};
 /// The statement builder the planner writes with (for benchmarks and inspection).
 pub use sea_query;

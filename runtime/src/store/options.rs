@@ -21,8 +21,39 @@ pub struct OpenOptions {
     pub public_actions: Vec<String>,
     /// A dataset to import when strata creates the database.
     pub seed: Option<PathBuf>,
+    /// Told how far the seed's import is (`strata import`'s progress bar).
+    pub seed_progress: SeedProgress,
     /// Apply schema changes that lose data.
     pub allow_destructive: bool,
+}
+
+/// A callback told `(done, total)` now and then while a seed is imported, in bytes of the
+/// import's two passes over the file; by default nobody is told.
+#[derive(Clone, Default)]
+pub struct SeedProgress(Option<std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>>);
+
+impl SeedProgress {
+    /// A progress that calls `f`.
+    pub fn new(f: impl Fn(u64, u64) + Send + Sync + 'static) -> Self {
+        SeedProgress(Some(std::sync::Arc::new(f)))
+    }
+
+    /// Tells the callback, if there is one.
+    pub fn report(&self, done: u64, total: u64) {
+        if let Some(f) = &self.0 {
+            f(done, total);
+        }
+    }
+}
+
+impl std::fmt::Debug for SeedProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "SeedProgress(..)"
+        } else {
+            "SeedProgress(none)"
+        })
+    }
 }
 
 /// What [`Store::open`] found and did.

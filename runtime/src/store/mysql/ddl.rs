@@ -197,10 +197,12 @@ fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened,
             match &options.seed {
                 None => Ok::<_, StoreError>(None),
                 Some(seed) => {
-                    let report = import::load(w, model, seed, &mut BareTables, &|_, _| {})
-                        .map_err(|e| {
-                            StoreError::Other(format!("cannot import {}: {e}", seed.display()))
-                        })?;
+                    let report = import::load(w, model, seed, &mut BareTables, &|done, total| {
+                        options.seed_progress.report(done, total)
+                    })
+                    .map_err(|e| {
+                        StoreError::Other(format!("cannot import {}: {e}", seed.display()))
+                    })?;
                     Ok(Some(format!("imported {}: {report}", seed.display())))
                 }
             }

@@ -278,10 +278,10 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
         let seeded = match &options.seed {
             None => None,
             Some(seed) => {
-                let report =
-                    import::load(exec, model, seed, &mut BareTables, &|_, _| {}).map_err(|e| {
-                        StoreError::Other(format!("cannot import {}: {e}", seed.display()))
-                    })?;
+                let report = import::load(exec, model, seed, &mut BareTables, &|done, total| {
+                    options.seed_progress.report(done, total)
+                })
+                .map_err(|e| StoreError::Other(format!("cannot import {}: {e}", seed.display())))?;
                 Some(format!("imported {}: {report}", seed.display()))
             }
         };

@@ -87,8 +87,10 @@ pub fn create(
     let Some(seed) = &options.seed else {
         return Ok(None);
     };
-    let report = import::import_dataset(conn, model, seed, &|_, _| {})
-        .map_err(|e| StoreError::Other(format!("cannot import {}: {e}", seed.display())))?;
+    let report = import::import_dataset(conn, model, seed, &|done, total| {
+        options.seed_progress.report(done, total)
+    })
+    .map_err(|e| StoreError::Other(format!("cannot import {}: {e}", seed.display())))?;
     Ok(Some(format!("imported {}: {report}", seed.display())))
 }
 
