@@ -152,19 +152,33 @@ pub(super) fn quote(ident: &str) -> String {
 /// The statements that create a model table, its indexes and unique constraints (foreign
 /// keys come later, once every table exists), as Strapi writes them.
 pub fn table_statements(table: &TableDef) -> Vec<String> {
-    let mut out = vec![create_table_statement(table)];
+    let mut out = vec![create_table_statement(table, Keyed::Now)];
     out.extend(index_statements(table));
     out
 }
 
-/// `create table` with the columns and the primary key, without other indexes.
-fn create_table_statement(table: &TableDef) -> String {
+/// When a table's primary key is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keyed {
+    /// With the table.
+    Now,
+    /// After its rows ([`primary_key_statement`]): a new database's bulk load.
+    AfterRows,
+}
+
+/// `create table` with the columns (and the primary key, when `keyed` says so), without
+/// other indexes.
+fn create_table_statement(table: &TableDef, keyed: Keyed) -> String {
+    let key = match keyed {
+        Keyed::Now => " primary key",
+        Keyed::AfterRows => "",
+    };
     let columns: Vec<String> = table
         .columns
         .iter()
         .map(|c| match c.ty {
             crate::schema::ColumnType::Increments => {
-                format!("{} serial primary key", quote(&c.name))
+                format!("{} serial{key}", quote(&c.name))
             }
             ty => format!("{} {} null", quote(&c.name), ty.postgres_decl()),
         })
@@ -174,6 +188,20 @@ fn create_table_statement(table: &TableDef) -> String {
         quote(&table.name),
         columns.join(", ")
     )
+}
+
+/// The primary key of a table made with [`Keyed::AfterRows`] (the same constraint, named
+/// `<table>_pkey`, as `serial primary key` makes).
+fn primary_key_statement(table: &TableDef) -> Option<String> {
+    let id = table
+        .columns
+        .iter()
+        .find(|c| c.ty == crate::schema::ColumnType::Increments)?;
+    Some(format!(
+        "alter table {} add primary key ({})",
+        quote(&table.name),
+        quote(&id.name)
+    ))
 }
 
 /// The indexes and unique constraints of a model table.
@@ -252,12 +280,16 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
         .position(|l| l.contains(" foreign key "))
         .unwrap_or(statements.len());
     let system_fks = statements.split_off(split);
-    // The model's tables are filled bare: their indexes are built after the rows, each in
-    // one sorted pass, then the foreign keys are checked once each.
+    // The model's tables are filled bare: their primary keys and indexes are built after
+    // the rows, each in one sorted pass, then the foreign keys are checked once each.
     for table in &layout.tables {
-        statements.push(create_table_statement(table));
+        statements.push(create_table_statement(table, Keyed::AfterRows));
     }
-    let indexes: Vec<String> = layout.tables.iter().flat_map(index_statements).collect();
+    let indexes: Vec<String> = layout
+        .tables
+        .iter()
+        .flat_map(|t| primary_key_statement(t).into_iter().chain(index_statements(t)))
+        .collect();
     let mut foreign_keys = system_fks;
     for table in &layout.tables {
         foreign_keys.extend(foreign_key_statements(table));
