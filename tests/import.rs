@@ -871,11 +871,11 @@ fn every_row(conn: &Connection, skip: &[&str]) -> BTreeMap<String, Vec<Vec<Sql>>
 }
 
 /// A bulk load (into a database without content: foreign keys checked at the end, indexes
-/// built after the rows, a rollback journal, links written many to a statement) writes
-/// exactly the rows, ids included, that the row-by-row load writes into a database that
-/// already holds content.
+/// built after the rows, a rollback journal) writes exactly the rows, ids included, that
+/// the load into a database that already holds content writes (foreign keys checked at
+/// commit, every index kept).
 #[test]
-fn a_bulk_load_writes_the_rows_a_row_by_row_load_writes() {
+fn a_bulk_load_writes_the_rows_a_load_into_content_writes() {
     let dir = temp_dir("bulk");
     let schemas = dir.join("schemas");
     copy_dir(&root("tests/fixtures/blog/schemas"), &schemas);
@@ -891,7 +891,7 @@ fn a_bulk_load_writes_the_rows_a_row_by_row_load_writes() {
     std::fs::write(&dataset, synthetic(300)).unwrap();
     let blog = root("examples/blog/dataset.json");
 
-    // Row by row: one content row is already there.
+    // Into content: one content row is already there.
     let row_dir = dir.join("row");
     std::fs::create_dir_all(&row_dir).unwrap();
     let mut row_by_row = fresh(&row_dir, &model);

@@ -9,10 +9,12 @@
 //!   same shape);
 //! * the rows of one table are written in the order they were pushed, so the ids a database
 //!   gives them are the ids one statement per row would have given;
-//! * with [`Batches::links_after_rows`], link rows (relation, `_cmps` and media links) are
-//!   written after every pending row of a content-type or component table, so that a
-//!   foreign key checked at each statement (the server databases) finds the rows it
-//!   points at once they were pushed;
+//! * with [`Batches::immediate_foreign_keys`] (the database checks each foreign key at
+//!   each statement), link rows (relation, `_cmps` and media links) are written after
+//!   every pending row of a content-type or component table, so that the check finds the
+//!   rows they point at once they were pushed, and each table's statistics are refreshed
+//!   as it grows ([`Writer::refresh_statistics`]), so that the check stays an index
+//!   lookup;
 //! * a caller that reads a table it pushed rows into calls [`Batches::flush`] first: the
 //!   writer does before it looks up links (`inverse_order`, `flush_deferred`) and at the
 //!   end of its pass.
@@ -39,10 +41,12 @@ pub(crate) enum TableKind {
 /// The pending rows of each table.
 #[derive(Debug, Default)]
 pub(crate) struct Batches {
-    /// Whether links wait for the entry rows pending beside them (a full statement of
-    /// links writes every pending entry row first). SQLite, whose foreign keys an import
-    /// checks at the end, keeps each table's statements full instead.
-    pub(crate) links_after_rows: bool,
+    /// Whether the database checks each foreign key at each statement: then links wait
+    /// for the entry rows pending beside them (a full statement of links writes every
+    /// pending entry row first) and tables' statistics are refreshed as they grow. SQLite,
+    /// whose foreign keys an import checks at commit, and tables that get their foreign
+    /// keys after the rows keep each table's statements full instead.
+    pub(crate) immediate_foreign_keys: bool,
     pending: HashMap<String, Pending>,
     /// Tables in the order they were first seen, so that [`Batches::flush`] writes them in
     /// a stable order.
@@ -66,7 +70,9 @@ struct Pending {
 }
 
 impl Pending {
-    fn write(&mut self, w: &dyn Writer, table: &str) -> Result<(), StoreError> {
+    /// Writes the pending rows; `refresh` lets the database refresh the table's
+    /// statistics as it grows.
+    fn write(&mut self, w: &dyn Writer, table: &str, refresh: bool) -> Result<(), StoreError> {
         if self.values.is_empty() {
             return Ok(());
         }
@@ -74,7 +80,7 @@ impl Pending {
         w.insert_rows(table, &columns, &self.values)?;
         self.written += (self.values.len() / columns.len().max(1)) as u64;
         self.values.clear();
-        if self.written >= self.next_refresh {
+        if refresh && self.written >= self.next_refresh {
             w.refresh_statistics(table)?;
             self.next_refresh = self.written.saturating_mul(REFRESH_FACTOR);
         }
@@ -83,10 +89,11 @@ impl Pending {
 }
 
 impl Batches {
-    /// No pending rows; links wait for entry rows when `links_after_rows`.
-    pub(crate) fn new(links_after_rows: bool) -> Self {
+    /// No pending rows, for a database that checks each foreign key at each statement
+    /// (`immediate_foreign_keys`) or not.
+    pub(crate) fn new(immediate_foreign_keys: bool) -> Self {
         Batches {
-            links_after_rows,
+            immediate_foreign_keys,
             ..Batches::default()
         }
     }
@@ -124,11 +131,12 @@ impl Batches {
         }
         pending.values.extend_from_slice(row);
         if pending.values.len() >= pending.columns.len().max(1) * ROWS_PER_STATEMENT {
-            if kind == TableKind::Links && self.links_after_rows {
+            if kind == TableKind::Links && self.immediate_foreign_keys {
                 self.flush_kind(w, TableKind::Rows)?;
             }
+            let refresh = self.immediate_foreign_keys;
             if let Some(p) = self.pending.get_mut(table) {
-                p.write(w, table)?;
+                p.write(w, table, refresh)?;
             }
         }
         Ok(())
@@ -145,7 +153,7 @@ impl Batches {
             if let Some(p) = self.pending.get_mut(table)
                 && p.kind == kind
             {
-                p.write(w, table)?;
+                p.write(w, table, self.immediate_foreign_keys)?;
             }
         }
         Ok(())

@@ -288,7 +288,11 @@ fn create(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Opened,
     let indexes: Vec<String> = layout
         .tables
         .iter()
-        .flat_map(|t| primary_key_statement(t).into_iter().chain(index_statements(t)))
+        .flat_map(|t| {
+            primary_key_statement(t)
+                .into_iter()
+                .chain(index_statements(t))
+        })
         .collect();
     let mut foreign_keys = system_fks;
     for table in &layout.tables {
