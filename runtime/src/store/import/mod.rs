@@ -19,7 +19,9 @@
 //! content, once at the end with the indexes of empty tables built after the rows
 //! (`sqlite/bulk_load.rs`); PostgreSQL and MySQL ([`ServerLoad`], [`import_into`]) check
 //! them at each statement, so links wait for the rows they point at, and their id
-//! counters are moved past the ids the import gave.
+//! counters are moved past the ids the import gave; a server database being created
+//! loads its seed into bare tables ([`BareTables`]), whose keys, indexes and foreign keys
+//! come after the rows.
 //!
 //! An import assumes it is the only writer of the tables it writes while it runs: a
 //! concurrent writer that takes an id the import numbered makes one of the two fail (a
