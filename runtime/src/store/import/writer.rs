@@ -1202,8 +1202,22 @@ impl Load<'_, '_> {
                 layer.values[a.id.index()] = Some(Enc::Scalar(StoredValue::Text(default.into())));
             }
         }
-        let merged = Self::merged(schema, &[&layer]);
-        let times = layer.times;
+        self.write_unversioned(schema, id, &doc_id, &layer, &p, &label)?;
+        self.report.files += 1;
+        Ok(())
+    }
+
+    /// Writes the one row of a file or user: no locale, no draft.
+    fn write_unversioned(
+        &mut self,
+        schema: &Schema,
+        id: i64,
+        doc_id: &str,
+        layer: &Layer,
+        path: &str,
+        label: &str,
+    ) -> Result<(), ImportError> {
+        let merged = Self::merged(schema, &[layer]);
         let ctx = Ctx {
             localized: false,
             loc: 0,
@@ -1212,17 +1226,16 @@ impl Load<'_, '_> {
         self.write_row(
             schema,
             Some(id),
-            Some(&doc_id),
+            Some(doc_id),
             &merged,
-            times,
+            layer.times,
             None,
             ctx,
-            &p,
+            path,
             true,
-            &label,
+            label,
             true,
         )?;
-        self.report.files += 1;
         Ok(())
     }
 
@@ -1280,26 +1293,7 @@ impl Load<'_, '_> {
                 None
             }
         };
-        let merged = Self::merged(schema, &[&layer]);
-        let ctx = Ctx {
-            localized: false,
-            loc: 0,
-            status: Status::Single,
-        };
-        let times = layer.times;
-        self.write_row(
-            schema,
-            Some(id),
-            Some(&doc_id),
-            &merged,
-            times,
-            None,
-            ctx,
-            &p,
-            true,
-            &label,
-            true,
-        )?;
+        self.write_unversioned(schema, id, &doc_id, &layer, &p, &label)?;
         if let Some(role) = role {
             match self.role_id(&role)? {
                 None => self.problem(
