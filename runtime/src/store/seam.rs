@@ -246,13 +246,23 @@ pub trait Writer: Executor {
     /// Inserts rows into `table`: `values` holds the rows one after another, each the
     /// values of `columns` in order (so `values.len()` is a multiple of `columns.len()`).
     /// Rows may carry their `id`; then call [`Writer::ids_written`] before the transaction
-    /// ends. A backend writes many rows to a statement (the import's bulk path).
+    /// ends. A backend writes many rows to a statement (the import's bulk path). It may
+    /// still be storing them when it returns (PostgreSQL copies them in while the caller
+    /// goes on): the transaction's next statement, or its end, waits for them and fails
+    /// with their failure.
     fn insert_rows(
         &self,
         table: &str,
         columns: &[&str],
         values: &[StoredValue],
     ) -> Result<(), StoreError>;
+
+    /// How many rows one [`Writer::insert_rows`] call should carry at most: enough to make
+    /// the cost per call small, few enough to stay below the database's limit on bound
+    /// parameters (SQLite 32,766, PostgreSQL and MySQL 65,535) with a few dozen columns.
+    fn rows_per_insert(&self) -> usize {
+        128
+    }
 
     /// The `id` the next row of `table` would be given: past every row it holds and every
     /// id it gave before (SQLite's `AUTOINCREMENT` record, PostgreSQL's sequence, MySQL's

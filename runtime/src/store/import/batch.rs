@@ -1,6 +1,7 @@
-//! Rows are written many to a statement (`insert into T (…) values (…), (…), …`, the
-//! seam's [`Writer::insert_rows`]). One statement per row costs SQLite a statement reset,
-//! its `AUTOINCREMENT` bookkeeping (a read and a write of `sqlite_sequence`) and the
+//! Rows are written many to a call of the seam's [`Writer::insert_rows`] (a many-row
+//! `INSERT` on SQLite and MySQL, a binary `COPY` on PostgreSQL), as many as the writer
+//! asks for ([`Writer::rows_per_insert`]). One statement per row costs SQLite a statement
+//! reset, its `AUTOINCREMENT` bookkeeping (a read and a write of `sqlite_sequence`) and the
 //! driver a cache lookup, per row, and a server database a round trip; those are most of an
 //! import's time once the indexes are built at the end (`sqlite/bulk_load.rs`).
 //!
@@ -24,10 +25,6 @@ use std::collections::HashMap;
 use crate::store::StoreError;
 use crate::store::seam::{StoredValue, Writer};
 
-/// Rows per statement: 128 rows of at most a few dozen columns stay below every
-/// database's limit on bound parameters (SQLite 32,766, PostgreSQL 65,535).
-const ROWS_PER_STATEMENT: usize = 128;
-
 /// Whether a table holds entries (content-type, component, file and user rows) or links
 /// between them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +44,8 @@ pub(crate) struct Batches {
     /// whose foreign keys an import checks at commit, and tables that get their foreign
     /// keys after the rows keep each table's statements full instead.
     pub(crate) immediate_foreign_keys: bool,
+    /// Rows per [`Writer::insert_rows`] call ([`Writer::rows_per_insert`]).
+    rows_per_insert: usize,
     pending: HashMap<String, Pending>,
     /// Tables in the order they were first seen, so that [`Batches::flush`] writes them in
     /// a stable order.
@@ -90,10 +89,12 @@ impl Pending {
 
 impl Batches {
     /// No pending rows, for a database that checks each foreign key at each statement
-    /// (`immediate_foreign_keys`) or not.
-    pub(crate) fn new(immediate_foreign_keys: bool) -> Self {
+    /// (`immediate_foreign_keys`) or not, written `rows_per_insert` rows to a call of
+    /// [`Writer::insert_rows`].
+    pub(crate) fn new(immediate_foreign_keys: bool, rows_per_insert: usize) -> Self {
         Batches {
             immediate_foreign_keys,
+            rows_per_insert: rows_per_insert.max(1),
             ..Batches::default()
         }
     }
@@ -116,7 +117,7 @@ impl Batches {
                 self.pending.entry(table.to_string()).or_insert(Pending {
                     kind,
                     columns: columns.iter().map(|c| c.to_string()).collect(),
-                    values: Vec::with_capacity(columns.len() * ROWS_PER_STATEMENT),
+                    values: Vec::with_capacity(columns.len() * self.rows_per_insert),
                     written: 0,
                     next_refresh: FIRST_REFRESH,
                 })
@@ -130,7 +131,7 @@ impl Batches {
             )));
         }
         pending.values.extend_from_slice(row);
-        if pending.values.len() >= pending.columns.len().max(1) * ROWS_PER_STATEMENT {
+        if pending.values.len() >= pending.columns.len().max(1) * self.rows_per_insert {
             if kind == TableKind::Links && self.immediate_foreign_keys {
                 self.flush_kind(w, TableKind::Rows)?;
             }
@@ -220,7 +221,7 @@ mod tests {
              create table l (id integer primary key autoincrement, p_id integer not null references p (id));",
         )?;
         let w = SqliteExecutor::new(&conn);
-        let mut batches = Batches::new(true);
+        let mut batches = Batches::new(true, 128);
         for i in 1..=200i64 {
             batches.push(
                 &w,

@@ -199,7 +199,7 @@ pub(crate) fn write(
         media: model.media_table().cloned(),
         roles: HashMap::new(),
         component_ids: HashMap::new(),
-        batches: Batches::new(immediate_foreign_keys),
+        batches: Batches::new(immediate_foreign_keys, db.rows_per_insert()),
         immediate_foreign_keys,
         queued_up_to,
         forward: Vec::new(),

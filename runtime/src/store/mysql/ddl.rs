@@ -4,8 +4,10 @@
 //! A new database gets Strapi's own tables verbatim (`mysql/strapi_system.sql`, from
 //! a Strapi 5.54 boot on MariaDB), the model's tables with Strapi's column types
 //! (`int(10) unsigned` keys and join columns, `double unsigned` orders, `datetime(6)`,
-//! `time(3)`, `tinyint(1)`, `longtext … CHECK (json_valid(…))`…), indexes and unique keys,
-//! then the rows, then the foreign keys. The rows every new database starts with (locales,
+//! `time(3)`, `tinyint(1)`, `longtext … CHECK (json_valid(…))`…) and primary keys, then
+//! the rows (unique and foreign-key checks off, so that InnoDB loads each empty table in
+//! bulk), then the indexes and unique keys (each built in one sorted pass), then the
+//! foreign keys. The rows every new database starts with (locales,
 //! roles, public grants) come from a scratch in-memory SQLite database made by the same
 //! code as on SQLite (as for PostgreSQL), converted per column type; a seed dataset is
 //! loaded by the one import path (`store::import`) straight into the new tables, before
@@ -18,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::MyPool;
+use super::{Checks, MyPool};
 use crate::schema::IndexDef;
 use crate::schema::{ColumnType, Model, OnDelete, TableDef};
 use crate::store::StoreError;
@@ -111,6 +113,38 @@ fn index_decl(ix: &crate::schema::IndexDef) -> String {
 
 /// The `CREATE TABLE` of a model table, with its keys (foreign keys come later).
 pub fn table_statement(table: &TableDef) -> String {
+    create_table_statement(table, Indexed::Now)
+}
+
+/// When a new table gets its secondary indexes and unique keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Indexed {
+    /// In its `CREATE TABLE`.
+    Now,
+    /// After its rows ([`index_statement`]): each index is then built in one sorted pass,
+    /// not row by row into pages that no longer fit InnoDB's buffer pool.
+    AfterRows,
+}
+
+/// The `ALTER TABLE … ADD KEY …, ADD UNIQUE KEY …` of a table created
+/// [`Indexed::AfterRows`], if it has any.
+fn index_statement(table: &TableDef) -> Option<String> {
+    if table.indexes.is_empty() {
+        return None;
+    }
+    let adds: Vec<String> = table
+        .indexes
+        .iter()
+        .map(|ix| format!("ADD {}", index_decl(ix)))
+        .collect();
+    Some(format!(
+        "ALTER TABLE {} {}",
+        quote(&table.name),
+        adds.join(", ")
+    ))
+}
+
+fn create_table_statement(table: &TableDef, indexed: Indexed) -> String {
     let mut parts: Vec<String> = table
         .columns
         .iter()
@@ -123,7 +157,9 @@ pub fn table_statement(table: &TableDef) -> String {
     {
         parts.push(format!("PRIMARY KEY ({})", quote(&id.name)));
     }
-    parts.extend(table.indexes.iter().map(index_decl));
+    if indexed == Indexed::Now {
+        parts.extend(table.indexes.iter().map(index_decl));
+    }
     format!(
         "CREATE TABLE {} ({}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci",
         quote(&table.name),
@@ -185,12 +221,13 @@ fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened,
             }
             for table in &layout.tables {
                 tables.push(table.name.clone());
-                conn.query_drop(table_statement(table)).map_err(sql_error)?;
+                conn.query_drop(create_table_statement(table, Indexed::AfterRows))
+                    .map_err(sql_error)?;
             }
             datetime_columns(conn)
         })?;
         // The rows in one transaction, into tables without foreign keys yet.
-        let seeded = pool.write(|w| {
+        let seeded = pool.write_in(Checks::Deferred, |w| {
             for rows in &copies {
                 copy_rows(w, rows, &datetimes)?;
             }
@@ -212,6 +249,9 @@ fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened,
             // reference.
             conn.query_drop("SET foreign_key_checks = 0")
                 .map_err(sql_error)?;
+            for stmt in layout.tables.iter().filter_map(index_statement) {
+                conn.query_drop(stmt).map_err(sql_error)?;
+            }
             for table in &layout.tables {
                 for stmt in foreign_key_statements(table) {
                     conn.query_drop(stmt).map_err(sql_error)?;

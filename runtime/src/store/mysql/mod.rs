@@ -250,8 +250,25 @@ impl MyPool {
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.write_in(Checks::Each, f)
+    }
+
+    /// [`MyPool::write`], with the session's unique and foreign-key checks as `checks`
+    /// says. [`Checks::Deferred`] is for filling tables created empty in this database's
+    /// creation: InnoDB then loads each empty table in bulk (it sorts the rows of each
+    /// index and builds the index pages once, and keeps one undo record per table, not
+    /// one per row), and the unique keys and foreign keys added after the rows check them.
+    pub(super) fn write_in<T, E: From<StoreError>>(
+        &self,
+        checks: Checks,
+        f: impl FnOnce(&dyn Writer) -> Result<T, E>,
+    ) -> Result<T, E> {
         let at = &self.target.host_port;
         let mut conn = self.conn()?;
+        if checks == Checks::Deferred {
+            conn.query_drop("SET SESSION unique_checks = 0, foreign_key_checks = 0")
+                .map_err(|e| statement_error(e, at))?;
+        }
         conn.query_drop("START TRANSACTION")
             .map_err(|e| statement_error(e, at))?;
         let exec = MyExecutor::new(conn, at);
@@ -264,6 +281,14 @@ impl MyPool {
             .map_err(|e| statement_error(e, at));
         if ended.is_err() {
             exec.broken.set(true);
+        }
+        if checks == Checks::Deferred && !exec.broken.get() {
+            let restored = exec
+                .conn
+                .borrow_mut()
+                .query_drop("SET SESSION unique_checks = 1, foreign_key_checks = 1");
+            // A connection that kept the checks off never goes back to the pool.
+            exec.broken.set(restored.is_err());
         }
         exec.release();
         let out = out?;
@@ -279,6 +304,16 @@ impl MyPool {
         let mut conn = self.conn()?;
         f(&mut conn)
     }
+}
+
+/// Whether a transaction of [`MyPool::write_in`] checks unique and foreign keys row by
+/// row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Checks {
+    /// At each row, as always outside a database's creation.
+    Each,
+    /// Not while rows arrive: the keys added after them check them.
+    Deferred,
 }
 
 impl StorePool for MyPool {

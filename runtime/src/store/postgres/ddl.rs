@@ -362,21 +362,19 @@ fn pg_message(e: &tokio_postgres::Error) -> String {
     }
 }
 
-/// `insert into T (c1, …) values ($1, …), (…), …` for `rows` rows of `columns`.
-pub(super) fn insert_rows_sql(table: &str, columns: &[&str], rows: usize) -> String {
+/// `select c1, … from T limit 0`: prepared, it tells the types of `columns`.
+pub(super) fn column_types_sql(table: &str, columns: &[&str]) -> String {
     let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
-    let width = columns.len();
-    let values: Vec<String> = (0..rows)
-        .map(|r| {
-            let marks: Vec<String> = (1..=width).map(|i| format!("${}", r * width + i)).collect();
-            format!("({})", marks.join(", "))
-        })
-        .collect();
+    format!("select {} from {} limit 0", cols.join(", "), quote(table))
+}
+
+/// `copy T (c1, …) from stdin (format binary)`.
+pub(super) fn copy_in_sql(table: &str, columns: &[&str]) -> String {
+    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
     format!(
-        "insert into {} ({}) values {}",
+        "copy {} ({}) from stdin (format binary)",
         quote(table),
-        cols.join(", "),
-        values.join(", ")
+        cols.join(", ")
     )
 }
 

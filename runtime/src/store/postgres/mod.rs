@@ -27,11 +27,13 @@
 use std::error::Error as StdError;
 use std::panic::AssertUnwindSafe;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{BufMut, BytesMut};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
 use sea_query::{Alias, InsertStatement, PostgresQueryBuilder, SelectStatement};
+use tokio_postgres::binary_copy::BinaryCopyInWriter;
 use tokio_postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use tokio_postgres::{NoTls, Row};
 
@@ -262,15 +264,15 @@ impl PgPool {
             .handle
             .block_on(self.pool.get())
             .map_err(|e| self.pool_error(e))?;
+        let client = Arc::new(client);
         let (out, broken) = {
-            let exec = PgExecutor {
-                client: &client,
-                pool: self,
-                broken: std::cell::Cell::new(false),
-                last_affected: std::cell::Cell::new(0),
-            };
+            let exec = PgExecutor::new(&client, self);
             let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
-            (out, exec.broken.get())
+            let settled = exec.settle();
+            (out.map(|out| settled.and(out)), exec.broken.get())
+        };
+        let Some(client) = sole(client) else {
+            return out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         };
         match out {
             Ok(out) => {
@@ -310,15 +312,19 @@ impl PgPool {
         self.handle
             .block_on(client.batch_execute("BEGIN"))
             .map_err(|e| statement_error(e, at))?;
+        let client = Arc::new(client);
         let (out, broken) = {
-            let exec = PgExecutor {
-                client: &client,
-                pool: self,
-                broken: std::cell::Cell::new(false),
-                last_affected: std::cell::Cell::new(0),
-            };
+            let exec = PgExecutor::new(&client, self);
             let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
+            // The rows still being copied in belong to the transaction: their failure
+            // is its failure, and the connection is only ended once they are stored.
+            let settled = exec.settle();
+            let out = out.map(|out| out.and_then(|t| settled.map(|()| t).map_err(E::from)));
             (out, exec.broken.get())
+        };
+        let Some(client) = sole(client) else {
+            // Unreachable: `settle` waited for the copy that shared the connection.
+            return out.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         };
         // A panic inside the transaction: the connection is still in it, so it never
         // goes back to the pool (dropping it ends the transaction on the server).
@@ -401,6 +407,13 @@ impl StorePool for PgPool {
     }
 }
 
+/// The pooled connection of an executor once nothing else holds it: always, after
+/// [`PgExecutor::settle`], since a task's future (and its share of the connection) is
+/// dropped before its `JoinHandle` resolves.
+fn sole(client: SharedClient) -> Option<deadpool_postgres::Client> {
+    Arc::try_unwrap(client).ok()
+}
+
 /// The most specific reason of a driver error (its source, else itself).
 fn reason(e: &tokio_postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
@@ -457,13 +470,47 @@ fn statement_error(e: tokio_postgres::Error, at: &str) -> StoreError {
 /// The text of the statement's MVCC snapshot (`xmin:xmax:xip,…`).
 const SNAPSHOT: &str = "SELECT pg_current_snapshot()::text";
 
+/// A pooled connection, shared with the copy of rows still running on the pool's
+/// runtime ([`PgExecutor::in_flight`]).
+type SharedClient = Arc<deadpool_postgres::Client>;
+
 struct PgExecutor<'p> {
-    client: &'p deadpool_postgres::Client,
+    client: &'p SharedClient,
     pool: &'p PgPool,
     /// Set when a statement was abandoned (client-side timeout) or the connection broke.
     broken: std::cell::Cell<bool>,
     /// Rows affected by the last `Run::Execute`.
     last_affected: std::cell::Cell<u64>,
+    /// The last [`Writer::insert_rows`], still copying its rows in on the pool's runtime:
+    /// the caller goes on preparing the next rows while the server stores these. Every
+    /// other use of the connection waits for it first ([`PgExecutor::settle`]), so the
+    /// statements of one executor still run one after another, in the order they were
+    /// asked for, and its failure is the failure of the next statement.
+    in_flight: std::cell::RefCell<Option<tokio::task::JoinHandle<Result<(), StoreError>>>>,
+}
+
+impl<'p> PgExecutor<'p> {
+    fn new(client: &'p SharedClient, pool: &'p PgPool) -> Self {
+        PgExecutor {
+            client,
+            pool,
+            broken: std::cell::Cell::new(false),
+            last_affected: std::cell::Cell::new(0),
+            in_flight: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Waits for the rows still being copied in ([`PgExecutor::in_flight`]).
+    fn settle(&self) -> Result<(), StoreError> {
+        let Some(copy) = self.in_flight.borrow_mut().take() else {
+            return Ok(());
+        };
+        let result = match self.pool.handle.block_on(copy) {
+            Ok(result) => result,
+            Err(e) => Err(StoreError::Other(format!("copying rows in: {e}"))),
+        };
+        result.inspect_err(|_| self.broken.set(true))
+    }
 }
 
 impl Executor for PgExecutor<'_> {
@@ -571,6 +618,7 @@ impl PgExecutor<'_> {
     /// largest table may take minutes. Run `set local statement_timeout = 0` first to
     /// lift the server's.
     fn ddl(&self, sql: &str) -> Result<(), StoreError> {
+        self.settle()?;
         record(sql, &[]);
         let at = &self.pool.target.host_port;
         self.pool
@@ -608,6 +656,7 @@ impl PgExecutor<'_> {
         &self,
         work: impl Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T, StoreError> {
+        self.settle()?;
         let at = &self.pool.target.host_port;
         let timeout = self.pool.options.statement_timeout;
         let result = self.pool.handle.block_on(async {
@@ -653,13 +702,36 @@ impl Writer for PgExecutor<'_> {
         columns: &[&str],
         values: &[StoredValue],
     ) -> Result<(), StoreError> {
-        let rows = row_count(table, columns, values)?;
-        if rows == 0 {
+        if row_count(table, columns, values)? == 0 {
             return Ok(());
         }
-        let sql = ddl::insert_rows_sql(table, columns, rows);
-        self.run_params(&sql, values.iter().map(ddl::param).collect(), Run::Execute)?;
+        self.settle()?;
+        let copy = RowsCopy {
+            types_sql: ddl::column_types_sql(table, columns),
+            copy_sql: ddl::copy_in_sql(table, columns),
+            width: columns.len(),
+            params: values.iter().map(ddl::param).collect(),
+        };
+        record(&copy.copy_sql, &[]);
+        let client = Arc::clone(self.client);
+        let at = self.pool.target.host_port.clone();
+        let timeout = self.pool.options.statement_timeout + Duration::from_secs(2);
+        let task = self.pool.handle.spawn(async move {
+            match tokio::time::timeout(timeout, copy.run(&client)).await {
+                Ok(r) => r.map_err(|e| statement_error(e, &at)),
+                Err(_) => Err(StoreError::Unavailable(format!(
+                    "PostgreSQL at {at} did not take rows within {timeout:?}"
+                ))),
+            }
+        });
+        *self.in_flight.borrow_mut() = Some(task);
         Ok(())
+    }
+
+    /// `COPY` has no limit on parameters; a call carries enough rows that its two round
+    /// trips are small beside the server's work on them.
+    fn rows_per_insert(&self) -> usize {
+        1024
     }
 
     fn next_id(&self, table: &str) -> Result<i64, StoreError> {
@@ -687,6 +759,39 @@ impl Writer for PgExecutor<'_> {
     fn ids_written(&self, table: &str) -> Result<(), StoreError> {
         let sql = ddl::sequence_past_ids_sql(table);
         self.run_params(&sql, vec![Param::Text(ddl::quote(table))], Run::Query)?;
+        Ok(())
+    }
+}
+
+/// Rows for one table, copied in as `COPY … FROM STDIN (FORMAT binary)`: each value is
+/// encoded by [`Param`]'s `ToSql` in its column's type, as when bound to an `INSERT`.
+struct RowsCopy {
+    /// `select <columns> from <table> limit 0`, whose prepared form gives the columns'
+    /// types.
+    types_sql: String,
+    copy_sql: String,
+    width: usize,
+    /// The rows' values, one row after another.
+    params: Vec<Param>,
+}
+
+impl RowsCopy {
+    async fn run(self, client: &deadpool_postgres::Client) -> Result<(), tokio_postgres::Error> {
+        let columns = client.prepare_cached(&self.types_sql).await?;
+        let types: Vec<Type> = columns
+            .columns()
+            .iter()
+            .map(|c| c.type_().clone())
+            .collect();
+        let copy = client.prepare_cached(&self.copy_sql).await?;
+        let sink = client.copy_in::<_, bytes::Bytes>(&copy).await?;
+        let mut writer = std::pin::pin!(BinaryCopyInWriter::new(sink, &types));
+        for row in self.params.chunks(self.width.max(1)) {
+            let refs: Vec<&(dyn ToSql + Sync)> =
+                row.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+            writer.as_mut().write(&refs).await?;
+        }
+        writer.finish().await?;
         Ok(())
     }
 }
