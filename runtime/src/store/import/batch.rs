@@ -36,7 +36,7 @@ pub(crate) enum TableKind {
 }
 
 /// The pending rows of each table.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Batches {
     /// Whether the database checks each foreign key at each statement: then links wait
     /// for the entry rows pending beside them (a full statement of links writes every
@@ -95,7 +95,8 @@ impl Batches {
         Batches {
             immediate_foreign_keys,
             rows_per_insert: rows_per_insert.max(1),
-            ..Batches::default()
+            pending: HashMap::new(),
+            order: Vec::new(),
         }
     }
 
@@ -174,7 +175,7 @@ mod tests {
             "create table t (id integer primary key autoincrement, a integer, b text)",
         )?;
         let w = SqliteExecutor::new(&conn);
-        let mut batches = Batches::default();
+        let mut batches = Batches::new(false, w.rows_per_insert());
         let columns = ["a", "b"];
         for i in 0..300i64 {
             batches.push(
