@@ -31,7 +31,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use serde_json::Value;
@@ -240,7 +240,8 @@ pub fn router(state: Arc<AppState>) -> Router {
     let timeout = state.config.request_timeout;
     let body_limit = state.config.max_body_bytes;
     let header_limit = state.config.max_header_bytes;
-    app.fallback(not_found)
+    app.method_not_allowed_fallback(method_not_allowed)
+        .fallback(not_found)
         .with_state(state)
         .layer(RequestBodyLimitLayer::new(body_limit))
         .layer(TimeoutLayer::with_status_code(
@@ -294,8 +295,35 @@ async fn health() -> Response {
     json_response(StatusCode::OK, &serde_json::json!({"status": "ok"}))
 }
 
-async fn not_found() -> Response {
-    ApiError::NotFound.into_response()
+/// A path no route serves: Strapi's 404 to a read; to any other method, the answer of
+/// its router for a method no route takes ([`method_not_allowed`]), since its catch-all
+/// route (the public folder's) takes `HEAD` and `GET`.
+async fn not_found(method: Method) -> Response {
+    match method {
+        Method::GET | Method::HEAD => ApiError::NotFound.into_response(),
+        other => method_not_allowed(other).await,
+    }
+}
+
+/// What Strapi's router (koa-router's `allowedMethods`) answers for a method no route of
+/// the path takes: `405 Method Not Allowed` as plain text, and to a plain `OPTIONS`
+/// (a CORS preflight never gets here, `cors.rs` answers it) `200` with no body; both
+/// with `Allow`. Every route strata serves is a read, so `Allow` is `HEAD, GET` on every
+/// path; the write routes will add theirs.
+async fn method_not_allowed(method: Method) -> Response {
+    let (status, body) = match method {
+        Method::OPTIONS => (StatusCode::OK, ""),
+        _ => (StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed"),
+    };
+    let mut res = Response::new(Body::from(body));
+    *res.status_mut() = status;
+    let headers = res.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(header::ALLOW, HeaderValue::from_static("HEAD, GET"));
+    res
 }
 
 /// A JSON response with Strapi's content type.
