@@ -136,15 +136,14 @@ struct Load<'c, 'm> {
     /// database would number them (nothing else writes to the table inside the import's
     /// transaction), so that every row can be queued.
     component_ids: HashMap<SchemaId, i64>,
-    /// Rows waiting to be written many to a statement.
+    /// Rows waiting to be written many to a statement; also whether the database checks
+    /// each foreign key at once ([`Batches::immediate_foreign_keys`]).
     batches: Batches,
-    /// Whether links wait for the rows they point at ([`super::LoadHooks`]).
-    immediate_foreign_keys: bool,
     /// The largest id queued so far of each schema whose rows the index numbered (content
     /// types, files, users): a link to a row past it points forward in the file.
     queued_up_to: Vec<i64>,
     /// Links to rows further down the file, queued once every item's rows are
-    /// (`immediate_foreign_keys` only).
+    /// (`Batches::immediate_foreign_keys` only).
     forward: Vec<(String, Vec<String>, Vec<StoredValue>)>,
     report: ImportReport,
     per_type: Vec<u64>,
@@ -200,7 +199,6 @@ pub(crate) fn write(
         roles: HashMap::new(),
         component_ids: HashMap::new(),
         batches: Batches::new(immediate_foreign_keys, db.rows_per_insert()),
-        immediate_foreign_keys,
         queued_up_to,
         forward: Vec::new(),
         report: ImportReport::default(),
@@ -286,7 +284,7 @@ impl Load<'_, '_> {
     /// Whether a link to `row` of `schema` must wait: the foreign key is checked at once
     /// and the row comes further down the file.
     fn points_forward(&self, schema: SchemaId, row: i64) -> bool {
-        self.immediate_foreign_keys
+        self.batches.immediate_foreign_keys
             && self
                 .queued_up_to
                 .get(schema.index())

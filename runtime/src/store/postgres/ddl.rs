@@ -362,19 +362,27 @@ fn pg_message(e: &tokio_postgres::Error) -> String {
     }
 }
 
+/// `"c1", "c2", …`.
+fn column_list(columns: &[&str]) -> String {
+    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
+    cols.join(", ")
+}
+
 /// `select c1, … from T limit 0`: prepared, it tells the types of `columns`.
 pub(super) fn column_types_sql(table: &str, columns: &[&str]) -> String {
-    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
-    format!("select {} from {} limit 0", cols.join(", "), quote(table))
+    format!(
+        "select {} from {} limit 0",
+        column_list(columns),
+        quote(table)
+    )
 }
 
 /// `copy T (c1, …) from stdin (format binary)`.
 pub(super) fn copy_in_sql(table: &str, columns: &[&str]) -> String {
-    let cols: Vec<String> = columns.iter().map(|c| quote(c)).collect();
     format!(
         "copy {} ({}) from stdin (format binary)",
         quote(table),
-        cols.join(", ")
+        column_list(columns)
     )
 }
 
