@@ -24,3 +24,5 @@ pub mod schema;
 #[cfg(feature = "store")]
 pub mod store;
 pub mod typed;
+#[cfg(feature = "store")]
+pub mod write;

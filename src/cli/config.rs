@@ -23,7 +23,7 @@
 //!
 //! [server]
 //! request_timeout_secs = 30
-//! max_body_bytes = 65536
+//! max_body_bytes = 1048576     # a write's body (Strapi's koa-body `1mb`); 413 past it
 //! inline_budget_ms = 1         # SQLite: time a request may run on the event loop
 //! docs = true                  # the API explorer (Swagger UI) at /docs
 //!
@@ -165,7 +165,7 @@ pub struct Limits {
 pub struct Server {
     /// Request time limit in seconds.
     pub request_timeout_secs: Option<u64>,
-    /// Body size limit.
+    /// Largest body of a write, in bytes (default 1 MiB, as Strapi).
     pub max_body_bytes: Option<usize>,
     /// Allowed CORS origins (empty: any). Kept for older files; `[server.cors]` says more.
     #[serde(default)]

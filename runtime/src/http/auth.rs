@@ -90,6 +90,9 @@ impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
 struct KnownToken {
     token: StoredToken,
     grants: Arc<RolePermissions>,
+    /// When this process last saw `last_used_at` written (epoch ms): a use an hour later
+    /// writes it again.
+    last_used: std::sync::atomic::AtomicI64,
 }
 
 /// A user found by id, with the grants of its role (`None`: no role).
@@ -135,9 +138,11 @@ impl Authenticator {
             && let Some(known) = self.token(api_token::access_key(salt, token.as_str()))?
             && known.token.is_content_api()
         {
-            if known.token.expired(now_ms()) {
+            let now = now_ms();
+            if known.token.expired(now) {
                 return Err(ApiError::Unauthorized("Token expired"));
             }
+            self.note_use(&known, now);
             return Ok(known.grants.clone());
         }
         let Some(secret) = &self.secrets.jwt_secret else {
@@ -157,6 +162,28 @@ impl Authenticator {
         user.grants.clone().ok_or(ApiError::Unauthorized(MISSING))
     }
 
+    /// Writes the token's `last_used_at` when it is unset or an hour old, as Strapi does
+    /// on every authenticated request. A failure is logged and tried again on the next
+    /// use; it never fails the request.
+    fn note_use(&self, known: &KnownToken, now: i64) {
+        use std::sync::atomic::Ordering;
+        let last = known.last_used.load(Ordering::Acquire);
+        if now.saturating_sub(last) < crate::store::credentials::TOKEN_USE_INTERVAL_MS {
+            return;
+        }
+        if known
+            .last_used
+            .compare_exchange(last, now, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return;
+        }
+        if let Err(e) = self.store.touch_api_token(known.token.id, now) {
+            tracing::warn!(error = %e, "could not record an API token's use");
+            known.last_used.store(last, Ordering::Release);
+        }
+    }
+
     fn public(&self) -> Result<Arc<RolePermissions>, ApiError> {
         self.public.get_or_load((), |_| {
             let actions = self.store.role_actions("public")?;
@@ -174,12 +201,16 @@ impl Authenticator {
                 return Ok(None);
             };
             let grants = match token.token_type.parse::<TokenType>() {
-                Ok(TokenType::ReadOnly | TokenType::FullAccess) => RolePermissions::all(model),
+                Ok(TokenType::ReadOnly) => RolePermissions::read_only(model),
+                Ok(TokenType::FullAccess) => RolePermissions::all(model),
                 Ok(TokenType::Custom) => RolePermissions::granted(model, &actions),
                 // A type Strapi does not know passes none of its checks: 403 everywhere.
                 Err(_) => RolePermissions::granted(model, &[] as &[String]),
             };
             Ok(Some(Arc::new(KnownToken {
+                last_used: std::sync::atomic::AtomicI64::new(
+                    token.last_used_at.unwrap_or(i64::MIN),
+                ),
                 token,
                 grants: Arc::new(grants),
             })))

@@ -28,6 +28,8 @@ pub enum ApiError {
     InvalidValue(String),
     /// 500: a failure of strata itself (never bad input). Logged, not shown.
     Internal(String),
+    /// A refused write (400 `ValidationError`/`ApplicationError`, 404).
+    Write(crate::write::WriteError),
     /// The request ran past its time budget on the event loop and is to be answered
     /// again on a blocking thread (`serve` does; never sent: were it, a 503).
     OverBudget,
@@ -39,13 +41,31 @@ impl From<QueryError> for ApiError {
     }
 }
 
+impl From<crate::write::WriteError> for ApiError {
+    fn from(e: crate::write::WriteError) -> Self {
+        match e {
+            crate::write::WriteError::Store(s) => match s {
+                // A value the column cannot hold, or a constraint the database enforces
+                // (PostgreSQL's 32-bit integers, MySQL's JSON check): the caller's data.
+                StoreError::InvalidValue(m) | StoreError::Constraint(m) => {
+                    ApiError::Write(crate::write::WriteError::bare(m))
+                }
+                other => ApiError::from(other),
+            },
+            other => ApiError::Write(other),
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         if e.is_interrupted() {
             return ApiError::OverBudget;
         }
         match e {
-            StoreError::Unavailable(m) | StoreError::ConnectionLost(m) => ApiError::Unavailable(m),
+            StoreError::Unavailable(m) | StoreError::ConnectionLost(m) | StoreError::Busy(m) => {
+                ApiError::Unavailable(m)
+            }
             StoreError::InvalidValue(m) => ApiError::InvalidValue(m),
             other => ApiError::Internal(other.to_string()),
         }
@@ -78,11 +98,31 @@ impl ApiError {
                 StatusCode::BAD_REQUEST,
                 json!({"data": null, "error": {"status": 400, "name": "ValidationError", "message": m, "details": {"source": "query", "param": "filters"}}}),
             ),
+            ApiError::Write(e) => write_parts(e),
             ApiError::Internal(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 json!({"data": null, "error": {"status": 500, "name": "InternalServerError", "message": "Internal Server Error"}}),
             ),
         }
+    }
+}
+
+fn write_parts(e: &crate::write::WriteError) -> (StatusCode, Value) {
+    use crate::write::WriteError as W;
+    match e {
+        W::Validation { message, details } => (
+            StatusCode::BAD_REQUEST,
+            json!({"data": null, "error": {"status": 400, "name": "ValidationError", "message": message, "details": details}}),
+        ),
+        W::Application(message) => (
+            StatusCode::BAD_REQUEST,
+            json!({"data": null, "error": {"status": 400, "name": "ApplicationError", "message": message, "details": {}}}),
+        ),
+        W::NotFound => ApiError::NotFound.parts(),
+        W::Store(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({"data": null, "error": {"status": 500, "name": "InternalServerError", "message": "Internal Server Error"}}),
+        ),
     }
 }
 

@@ -2,6 +2,7 @@
 //!
 //! * [`router`] builds the routes from the model at start-up: `GET {prefix}/<plural>`,
 //!   `GET {prefix}/<plural>/{documentId}`, `GET {prefix}/<singular>` for single types,
+//!   their writes (`POST`, `PUT`, `DELETE`: `write.rs`),
 //!   `GET {prefix}/users` and `GET {prefix}/users/{id}`, plus `GET /_health` and
 //!   `GET /openapi.json` ([`openapi`]); anything else is Strapi's 404 body.
 //! * A request: the caller's credentials ([`auth`]: API token, JWT, else the public role)
@@ -24,6 +25,7 @@ pub mod openapi;
 pub mod permissions;
 pub mod target;
 pub mod v4;
+mod write;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,7 +38,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use serde_json::Value;
 use tower_http::compression::CompressionLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -63,7 +64,8 @@ pub struct ServerConfig {
     pub docs: bool,
     /// Time limit of one request.
     pub request_timeout: Duration,
-    /// Largest accepted request body, in bytes (the content API reads none).
+    /// Largest accepted request body of a write, in bytes (Strapi's koa-body `1mb`); a
+    /// larger one is answered 413.
     pub max_body_bytes: usize,
     /// How long grants and credential lookups are cached before the database is read
     /// again (a revoked token stops working within this time).
@@ -88,7 +90,7 @@ impl Default for ServerConfig {
             cors: cors::CorsConfig::default(),
             docs: true,
             request_timeout: Duration::from_secs(30),
-            max_body_bytes: 64 * 1024,
+            max_body_bytes: 1024 * 1024,
             permission_ttl: Duration::from_secs(1),
             auth: crate::auth::AuthSecrets::default(),
             max_header_bytes: 16 * 1024,
@@ -215,14 +217,33 @@ pub fn router(state: Arc<AppState>) -> Router {
                 app = route_both(
                     app,
                     &format!("{prefix}/{}", s.plural_name),
-                    get(move |st, uri, h| serve(st, Endpoint::List(id), None, uri, h)),
+                    get(move |st, uri, h| serve(st, Endpoint::List(id), None, uri, h)).post(
+                        move |State(st), uri, h, body| {
+                            write::handle(st, write::WriteRoute::Create(id), None, uri, h, body)
+                        },
+                    ),
                 );
                 app = route_both(
                     app,
                     &format!("{prefix}/{}/{{document_id}}", s.plural_name),
                     get(move |st, Path(doc): Path<String>, uri, h| {
                         serve(st, Endpoint::One(id), Some(doc), uri, h)
-                    }),
+                    })
+                    .put(move |State(st), Path(doc): Path<String>, uri, h, body| {
+                        write::handle(st, write::WriteRoute::Update(id), Some(doc), uri, h, body)
+                    })
+                    .delete(
+                        move |State(st), Path(doc): Path<String>, uri, h, body| {
+                            write::handle(
+                                st,
+                                write::WriteRoute::Delete(id),
+                                Some(doc),
+                                uri,
+                                h,
+                                body,
+                            )
+                        },
+                    ),
                 );
             }
             (SchemaKind::SingleType, _) => {
@@ -230,7 +251,13 @@ pub fn router(state: Arc<AppState>) -> Router {
                 app = route_both(
                     app,
                     &format!("{prefix}/{}", s.singular_name),
-                    get(move |st, uri, h| serve(st, Endpoint::Single(id), None, uri, h)),
+                    get(move |st, uri, h| serve(st, Endpoint::Single(id), None, uri, h))
+                        .put(move |State(st), uri, h, body| {
+                            write::handle(st, write::WriteRoute::Update(id), None, uri, h, body)
+                        })
+                        .delete(move |State(st), uri, h, body| {
+                            write::handle(st, write::WriteRoute::Delete(id), None, uri, h, body)
+                        }),
                 );
             }
             (SchemaKind::Component, _) => {}
@@ -238,12 +265,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     }
     let cors_config = Arc::new(state.config.cors.clone());
     let timeout = state.config.request_timeout;
-    let body_limit = state.config.max_body_bytes;
     let header_limit = state.config.max_header_bytes;
     app.method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .with_state(state)
-        .layer(RequestBodyLimitLayer::new(body_limit))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,
@@ -296,21 +321,41 @@ async fn health() -> Response {
 }
 
 /// A path no route serves: Strapi's 404 to a read; to any other method, the answer of
-/// its router for a method no route takes ([`method_not_allowed`]), since its catch-all
+/// its router for a method no route takes ([`answer_other_method`]), since its catch-all
 /// route (the public folder's) takes `HEAD` and `GET`.
 async fn not_found(method: Method) -> Response {
     match method {
         Method::GET | Method::HEAD => ApiError::NotFound.into_response(),
-        other => method_not_allowed(other).await,
+        other => answer_other_method(other, "HEAD, GET"),
     }
 }
 
-/// What Strapi's router (koa-router's `allowedMethods`) answers for a method no route of
-/// the path takes: `405 Method Not Allowed` as plain text, and to a plain `OPTIONS`
-/// (a CORS preflight never gets here, `cors.rs` answers it) `200` with no body; both
-/// with `Allow`. Every route strata serves is a read, so `Allow` is `HEAD, GET` on every
-/// path; the write routes will add theirs.
-async fn method_not_allowed(method: Method) -> Response {
+/// A method that the routes of a served path do not take: Strapi's router's answer, with
+/// the path's methods in `Allow` as koa-router lists them (a collection: `HEAD, GET,
+/// POST`; a document, a single type or a user: `HEAD, GET, PUT, DELETE`).
+async fn method_not_allowed(
+    State(state): State<Arc<AppState>>,
+    method: Method,
+    matched: Option<axum::extract::MatchedPath>,
+) -> Response {
+    let pattern = matched.as_ref().map_or("", |m| m.as_str());
+    let pattern = pattern.strip_suffix('/').unwrap_or(pattern);
+    let prefix = state.config.prefix.trim_end_matches('/');
+    let single = state.store.model().content_types().any(|s| {
+        s.kind == SchemaKind::SingleType && pattern == format!("{prefix}/{}", s.singular_name)
+    });
+    let allow = if pattern.ends_with('}') || single {
+        "HEAD, GET, PUT, DELETE"
+    } else {
+        "HEAD, GET, POST"
+    };
+    answer_other_method(method, allow)
+}
+
+/// koa-router's `allowedMethods`: `405 Method Not Allowed` as plain text, and to a plain
+/// `OPTIONS` (a CORS preflight never gets here, `cors.rs` answers it) `200` with no body;
+/// both with `Allow`.
+fn answer_other_method(method: Method, allow: &'static str) -> Response {
     let (status, body) = match method {
         Method::OPTIONS => (StatusCode::OK, ""),
         _ => (StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed"),
@@ -322,7 +367,7 @@ async fn method_not_allowed(method: Method) -> Response {
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
-    headers.insert(header::ALLOW, HeaderValue::from_static("HEAD, GET"));
+    headers.insert(header::ALLOW, HeaderValue::from_static(allow));
     res
 }
 

@@ -1,8 +1,10 @@
 //! The OpenAPI 3.1 document of the content API, built from the model: exactly the routes
-//! [`super::router`] serves, the query parameters as Strapi clients send them (bracket
-//! notation as `deepObject`), one response schema per content type and component (with
-//! relations, media, components and dynamic zones as optional populated shapes), Strapi's
-//! error body with its status codes, and the bearer security scheme.
+//! [`super::router`] serves (reads, and the writes `POST /<plural>`, `PUT`/`DELETE
+//! /<plural>/{documentId}`, `PUT`/`DELETE /<singular>`), the query parameters as Strapi
+//! clients send them (bracket notation as `deepObject`), one response schema per content
+//! type and component (with relations, media, components and dynamic zones as optional
+//! populated shapes), one input schema (`<Type>Input`) per written content type and
+//! component, Strapi's error body with its status codes, and the bearer security scheme.
 //!
 //! Served at `GET /openapi.json` and printed by `strata openapi`. The envelope's pagination
 //! meta and the error body come from the typed layer's own types through schemars, so the
@@ -16,11 +18,43 @@
 //!   dynamic zone a list of its components, each with `__component`.
 //! * Entries allow properties the document does not name (`additionalProperties` left
 //!   open): a client generated from it keeps working when the model gains a field.
+//!
+//! Decisions on writes (`write.rs`, `crate::write::input`):
+//! * A write's body is `{"data": <Type>Input}` as `application/json`. The
+//!   `application/x-www-form-urlencoded` form the server also takes is only mentioned in
+//!   the body's description: there every value is text, so the typed schema would not
+//!   describe it, and a fuzzer would spend its examples on flattening.
+//! * `<Type>Input` has `additionalProperties: false`, because the server refuses any key
+//!   it does not take (400 `Invalid key`), inside components and relation objects too; a
+//!   relation object's `position`, `options` and a media object stay open (not checked).
+//!   It lists every attribute the server takes, `publishedAt` and `locale` (taken and
+//!   ignored), and in a component `id` and `__component`. Polymorphic relations are left
+//!   out (always refused). The document describes a caller that may `find` every target:
+//!   a relation to a type the caller may not find is refused as an `Invalid key`.
+//! * Private attributes (and passwords) are listed, marked `writeOnly`: Strapi takes and
+//!   stores them (they are never answered, so the entry schemas still leave them out), and
+//!   leaving them out would make the schema stricter than the server.
+//! * No attribute is `required`: Strapi requires them on a published create only, not on
+//!   a draft or an update. Scalars take what the server coerces (an integer or its text, a
+//!   boolean or `0`/`1`/`"true"`, epoch milliseconds for a date-time, …), with the rules
+//!   the server enforces (`minLength`, `maxLength`, `regex` but not on `""`, `min`, `max`,
+//!   the uid's characters, a repeatable's or a zone's `max`); nothing stricter. Formats
+//!   the server checks itself (dates, emails) are descriptions, not `format`s.
+//! * A dynamic zone's items are its own components (Strapi also takes other components
+//!   of the project there, a quirk not advertised).
+//! * Answers: 201 (create) and 200 (update) with the entry schema of reads, shaped by
+//!   `fields` and `populate`; 204 with no body (delete); the error body for 400, 401, 403,
+//!   413, 503 (431 has no body), and 404 for the update of a collection type's document
+//!   (a delete of a missing document is a 204). 405 (another method) is not listed, as
+//!   for reads.
+//!   A create's answer links to the read, update and delete of the new document.
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
-use crate::schema::{AttributeKind, Model, Origin, ScalarType, Schema, SchemaId, SchemaKind};
+use crate::schema::{
+    Attribute, AttributeKind, Model, Origin, ScalarType, Schema, SchemaId, SchemaKind,
+};
 use crate::typed::{ErrorBody, PaginationMeta};
 
 /// Where component schemas live in the document.
@@ -176,6 +210,253 @@ fn entry_schema(model: &Model, schema: &Schema) -> Value {
     out
 }
 
+/// What a write takes for a scalar, with the coercions the server applies (as Strapi's
+/// yup casts do): no stricter than the server, and the rules it enforces (`minLength`,
+/// `maxLength`, `regex`, `min`, `max`) as keywords.
+fn scalar_input(attr: &Attribute, s: &ScalarType) -> Value {
+    let c = &attr.constraints;
+    let mut out = match s {
+        ScalarType::Integer => json!({ "type": ["integer", "string", "null"],
+            "description": "an integer, or its text (`\"42\"`)" }),
+        ScalarType::Float | ScalarType::Decimal => json!({ "type": ["number", "string", "null"],
+            "description": "a number, or its text (`\"2.5\"`)" }),
+        ScalarType::BigInteger => json!({ "anyOf": [
+            { "type": "integer" },
+            { "type": "string", "pattern": "^-?[0-9]+$" },
+            { "type": "null" },
+        ], "description": "a 64-bit integer, or its text (min and max are not enforced)" }),
+        ScalarType::Boolean => json!({ "anyOf": [
+            { "type": "boolean" },
+            { "enum": [0, 1] },
+            { "type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])$" },
+            { "type": "null" },
+        ]}),
+        ScalarType::Date => json!({ "type": ["string", "null"],
+            "description": "yyyy-MM-dd, or a date-time (its date is kept)" }),
+        ScalarType::DateTime | ScalarType::Timestamp => {
+            json!({ "type": ["string", "number", "null"],
+            "description": "an ISO 8601 date or date-time, or epoch milliseconds (a number or its text)" })
+        }
+        ScalarType::Time => json!({ "type": ["string", "null"],
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,3})?$",
+            "description": "HH:mm:ss with up to three fraction digits" }),
+        ScalarType::Enumeration { values } => {
+            let mut allowed: Vec<Value> = values.iter().map(|v| json!(v)).collect();
+            allowed.push(Value::Null);
+            json!({ "enum": allowed })
+        }
+        ScalarType::Uid { .. } => {
+            json!({ "type": ["string", "null"], "pattern": "^[A-Za-z0-9\\-_.~]*$" })
+        }
+        ScalarType::Email => json!({ "type": ["string", "null"],
+            "description": "an email address (or the empty string)" }),
+        ScalarType::Json => json!({ "description": "any JSON value" }),
+        ScalarType::Blocks => {
+            json!({ "description": "the block editor's content (not validated; what is neither a list nor an object is stored as null)" })
+        }
+        _ => nullable("string"),
+    };
+    if let Some(o) = out.as_object_mut() {
+        let text = matches!(
+            s,
+            ScalarType::String
+                | ScalarType::Text
+                | ScalarType::RichText
+                | ScalarType::Email
+                | ScalarType::Password
+                | ScalarType::Uid { .. }
+        );
+        if text {
+            if let Some(n) = c.min_length {
+                o.insert("minLength".into(), json!(n));
+            }
+            if let Some(n) = c.max_length {
+                o.insert("maxLength".into(), json!(n));
+            }
+            // The empty string passes a regex, as in Strapi.
+            if let Some(re) = &c.regex {
+                o.insert(
+                    "anyOf".into(),
+                    json!([{ "maxLength": 0 }, { "pattern": re }]),
+                );
+            }
+        }
+        if matches!(
+            s,
+            ScalarType::Integer | ScalarType::Float | ScalarType::Decimal
+        ) {
+            if let Some(n) = &c.min {
+                o.insert("minimum".into(), json!(n));
+            }
+            if let Some(n) = &c.max {
+                o.insert("maximum".into(), json!(n));
+            }
+        }
+    }
+    out
+}
+
+/// The body's value for one attribute of a write (`None`: the attribute cannot be
+/// written, and is refused as an unknown key).
+fn attribute_input(model: &Model, attr: &Attribute) -> Option<Value> {
+    let input_ref = |id: SchemaId| json!({ "$ref": format!("{COMPONENTS}{}Input", schema_name(model.schema(id))) });
+    let mut value = match &attr.kind {
+        AttributeKind::Scalar(s) => scalar_input(attr, s),
+        // A polymorphic relation has no target a caller could `find`: always refused.
+        AttributeKind::Relation(rel) => {
+            let target = model.schema(rel.target?);
+            json!({ "$ref": format!("{COMPONENTS}RelationInput"),
+                    "description": format!("entries of {}", target.uid.as_str()) })
+        }
+        AttributeKind::Media(m) if m.multiple => json!({ "anyOf": [
+            { "type": "null" },
+            { "$ref": format!("{COMPONENTS}MediaRef") },
+            { "type": "array", "items": { "$ref": format!("{COMPONENTS}MediaRef") } },
+        ]}),
+        AttributeKind::Media(_) => json!({ "anyOf": [
+            { "type": "null" },
+            { "$ref": format!("{COMPONENTS}MediaRef") },
+        ]}),
+        AttributeKind::Component(c) if c.repeatable => {
+            let mut list = json!({ "type": "array", "items": input_ref(c.component) });
+            if let (Some(max), Some(o)) = (c.max, list.as_object_mut()) {
+                o.insert("maxItems".into(), json!(max));
+            }
+            json!({ "anyOf": [{ "type": "null" }, list] })
+        }
+        AttributeKind::Component(c) => {
+            json!({ "anyOf": [{ "type": "null" }, input_ref(c.component)] })
+        }
+        AttributeKind::DynamicZone(dz) => {
+            let items: Vec<Value> = dz
+                .components
+                .iter()
+                .map(|c| {
+                    json!({ "allOf": [
+                        input_ref(*c),
+                        { "type": "object", "required": ["__component"],
+                          "properties": { "__component": { "const": model.schema(*c).uid.as_str() } } },
+                    ]})
+                })
+                .collect();
+            let mut list = json!({ "type": "array", "items": { "anyOf": items } });
+            if let (Some(max), Some(o)) = (dz.max, list.as_object_mut()) {
+                o.insert("maxItems".into(), json!(max));
+            }
+            json!({ "anyOf": [{ "type": "null" }, list] })
+        }
+    };
+    if attr.private
+        && let Some(o) = value.as_object_mut()
+    {
+        o.insert("writeOnly".into(), json!(true));
+    }
+    Some(value)
+}
+
+/// The `data` of a write of `schema` (a content type), or one instance of a component
+/// inside it: every writable attribute, and nothing else (`Invalid key`).
+fn input_schema(model: &Model, schema: &Schema) -> Value {
+    let mut props = Map::new();
+    let component = schema.kind == SchemaKind::Component;
+    if component {
+        props.insert(
+            "id".into(),
+            json!({ "type": "integer", "description": "an existing instance of this entry's, updated in place" }),
+        );
+        props.insert(
+            "__component".into(),
+            json!({ "type": "string", "description": "the component's uid (in a dynamic zone)" }),
+        );
+    }
+    for attr in &schema.attributes {
+        if let Some(v) = attribute_input(model, attr) {
+            props.insert(attr.name.clone(), v);
+        }
+    }
+    if !component {
+        props.insert(
+            "publishedAt".into(),
+            json!({ "description": "accepted and ignored (`?status` decides)" }),
+        );
+        props.insert(
+            "locale".into(),
+            json!({ "description": "accepted and ignored (`?locale` decides)" }),
+        );
+    }
+    let mut out = json!({
+        "type": "object",
+        "title": format!("{} (input)", schema.display_name),
+        "properties": props,
+        "additionalProperties": false,
+    });
+    if let Some(o) = out.as_object_mut()
+        && component
+    {
+        o.insert(
+            "description".into(),
+            json!(format!("component {}", schema.uid.as_str())),
+        );
+    }
+    out
+}
+
+/// The shared shapes of relation and media values in a write's `data`.
+fn write_shapes(schemas: &mut Map<String, Value>) {
+    let key = json!({ "anyOf": [
+        { "type": "string", "description": "a documentId" },
+        { "type": "integer", "description": "a row id" },
+    ]});
+    schemas.insert(
+        "RelationRef".into(),
+        json!({ "anyOf": [
+            key.clone(),
+            { "type": "object", "additionalProperties": false,
+              "anyOf": [{ "required": ["documentId"] }, { "required": ["id"] }],
+              "properties": {
+                "documentId": { "type": "string" },
+                "id": { "type": "integer" },
+                "locale": { "type": ["string", "null"] },
+                "status": { "type": ["string", "null"], "description": "draft or published" },
+                "position": { "type": "object", "properties": {
+                    "before": key.clone(),
+                    "after": key,
+                    "start": { "type": "boolean" },
+                    "end": { "type": "boolean" },
+                }},
+              }},
+        ], "description": "an entry: its documentId, its row id, or {documentId, locale, status, position}" }),
+    );
+    let entries = json!({ "anyOf": [
+        { "type": "null" },
+        { "$ref": format!("{COMPONENTS}RelationRef") },
+        { "type": "array", "items": { "$ref": format!("{COMPONENTS}RelationRef") } },
+    ]});
+    schemas.insert(
+        "RelationInput".into(),
+        json!({ "anyOf": [
+            { "type": "null" },
+            { "$ref": format!("{COMPONENTS}RelationRef") },
+            { "type": "array", "items": { "$ref": format!("{COMPONENTS}RelationRef") } },
+            { "type": "object", "additionalProperties": false, "properties": {
+                "connect": entries.clone(),
+                "disconnect": entries.clone(),
+                "set": entries,
+                "options": { "type": "object", "properties": { "strict": { "type": "boolean" } } },
+            }},
+        ], "description": "the whole list (an entry, a list, null clears), or {connect, disconnect, set}; `set` wins over `connect`" }),
+    );
+    schemas.insert(
+        "MediaRef".into(),
+        json!({ "anyOf": [
+            { "type": "integer", "description": "a file's id" },
+            { "type": "string", "description": "a file's id as text, or its documentId" },
+            { "type": "object", "properties": {
+                "id": { "type": "integer" }, "documentId": { "type": "string" } } },
+        ], "description": "an existing file of the media library" }),
+    );
+}
+
 /// The query parameters, as Strapi clients send them.
 fn parameters(single: bool) -> Value {
     let object = |description: &str| json!({ "type": "object", "additionalProperties": true, "description": description });
@@ -232,6 +513,9 @@ fn error_responses(codes: &[u16]) -> Map<String, Value> {
             401 => "UnauthorizedError: missing, invalid or expired credentials",
             403 => "ForbiddenError: the caller may not perform this action",
             404 => "NotFoundError",
+            413 => {
+                "PayloadTooLargeError: the body is larger than the server takes (1 MiB by default)"
+            }
             431 => "Request header fields too large",
             503 => "ServiceUnavailableError: the database is unreachable or busy",
             _ => "error",
@@ -278,6 +562,13 @@ fn operation(
     }})
 }
 
+/// Adds the operation of `method` to a path item.
+fn with_method(item: &mut Value, method: &str, op: Value) {
+    if let Some(o) = item.as_object_mut() {
+        o.insert(method.into(), op);
+    }
+}
+
 fn list_of(name: &str) -> Value {
     json!({ "type": "object", "required": ["data", "meta"], "properties": {
         "data": { "type": "array", "items": { "$ref": format!("{COMPONENTS}{name}") } },
@@ -293,6 +584,155 @@ fn one_of(name: &str) -> Value {
     }})
 }
 
+/// What a write operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Write {
+    Create,
+    Update,
+    Delete,
+}
+
+/// The query parameters of a write: `status` and `locale` choose the version written;
+/// `fields` and `populate` shape the answer (a delete has none).
+fn write_parameters(write: Write, schema: &Schema) -> Vec<Value> {
+    let (status, locale) = match write {
+        Write::Delete => (
+            "draft is refused (400) on a draft-and-publish type; anything else deletes the draft and the published version",
+            "the locale deleted (default: the default locale), or * for every locale",
+        ),
+        _ => (
+            "published (the default) writes the draft and publishes it; any other value (draft) writes the draft only",
+            "the locale written (default: the default locale; * is refused); a locale the document lacks is added",
+        ),
+    };
+    let mut list = vec![
+        json!({ "name": "status", "in": "query", "schema": { "type": "string" },
+                "example": "published", "description": status }),
+        json!({ "name": "locale", "in": "query", "schema": { "type": "string" },
+                "description": locale }),
+    ];
+    if write == Write::Delete {
+        return list;
+    }
+    // Examples that a request of this type may send (a scalar of its own for `fields`).
+    let field = schema
+        .attributes
+        .iter()
+        .find(|a| !a.private && matches!(a.kind, AttributeKind::Scalar(_)))
+        .map_or("documentId", |a| a.name.as_str());
+    if let Value::Array(read) = parameters(true) {
+        for mut p in read {
+            let example = match p["name"].as_str() {
+                Some("fields") => json!(field),
+                Some("populate") => json!("*"),
+                _ => continue,
+            };
+            if let Some(o) = p.as_object_mut() {
+                o.insert("example".into(), example);
+            }
+            list.push(p);
+        }
+    }
+    list
+}
+
+/// A write operation on the content type `name` (`with_id`: the `documentId` parameter
+/// of a collection type's document).
+fn write_operation(
+    write: Write,
+    schema: &Schema,
+    name: &str,
+    tag: &str,
+    with_id: Option<Value>,
+) -> Value {
+    let single = with_id.is_none() && write != Write::Create;
+    let display = &schema.display_name;
+    let (verb, summary) = match write {
+        Write::Create => ("create", format!("Create a document of {display}")),
+        Write::Update if single => (
+            "update",
+            format!("Create or update the {display} single type"),
+        ),
+        Write::Update => (
+            "update",
+            format!("Update a document of {display} by documentId (or add a locale to it)"),
+        ),
+        Write::Delete if single => ("delete", format!("Delete the {display} single type")),
+        Write::Delete => (
+            "delete",
+            format!("Delete a document of {display} by documentId (a 204 when there is none)"),
+        ),
+    };
+    let mut params = write_parameters(write, schema);
+    if let Some(p) = with_id {
+        params.insert(0, p);
+    }
+    let mut responses = Map::new();
+    match write {
+        Write::Delete => {
+            responses.insert("204".into(), json!({ "description": "Deleted (no body)" }));
+        }
+        _ => {
+            let code = if write == Write::Create { "201" } else { "200" };
+            let mut ok = json!({ "description": "The version written, shaped by `fields` and `populate` as a read is",
+                                 "content": { "application/json": { "schema": one_of(name) } } });
+            // A created document's later operations, for clients and stateful fuzzers.
+            if write == Write::Create
+                && let Some(o) = ok.as_object_mut()
+            {
+                let mut links = Map::new();
+                for (op, what) in [
+                    ("get", "Read it"),
+                    ("update", "Update it"),
+                    ("delete", "Delete it"),
+                ] {
+                    links.insert(
+                        format!("{op}{name}"),
+                        json!({ "operationId": format!("{op}{name}"), "description": what,
+                                "parameters": { "documentId": "$response.body#/data/documentId" } }),
+                    );
+                }
+                o.insert("links".into(), Value::Object(links));
+            }
+            responses.insert(code.into(), ok);
+        }
+    }
+    // Only an update of a collection type's document finds none (a delete of none is a
+    // 204; a single type's update creates it).
+    let codes: &[u16] = if write == Write::Update && !single {
+        &[400, 401, 403, 404, 413, 431, 503]
+    } else {
+        &[400, 401, 403, 413, 431, 503]
+    };
+    let mut errors = error_responses(codes);
+    errors.insert(
+        "400".into(),
+        json!({ "description": "ValidationError (`Invalid key`, a value that breaks a rule, a missing `data`, a bad query), ApplicationError, or SyntaxError (a body that is no JSON)",
+                "content": { "application/json": { "schema": { "$ref": format!("{COMPONENTS}Error") } } } }),
+    );
+    responses.extend(errors);
+    let mut op = json!({
+        "operationId": format!("{verb}{name}"),
+        "tags": [tag],
+        "summary": summary,
+        "parameters": params,
+        "responses": responses,
+    });
+    if write != Write::Delete
+        && let Some(o) = op.as_object_mut()
+    {
+        let body = json!({ "type": "object", "required": ["data"], "properties": {
+            "data": { "$ref": format!("{COMPONENTS}{name}Input") } } });
+        o.insert(
+            "requestBody".into(),
+            json!({ "required": true,
+                    "description": "`data`: the attributes to write (absent ones are left as they are on an update, `null` clears). Also taken as `application/x-www-form-urlencoded` in qs bracket notation (`data[title]=Hello&data[tags][0]=<documentId>`), where every value is text and coerced as above.",
+                    "content": { "application/json": { "schema": body } } }),
+        );
+    }
+    op
+}
+
 /// The OpenAPI 3.1 document of the content API of `model` under `prefix` (`/api`).
 pub fn document(model: &Model, prefix: &str) -> Value {
     let prefix = prefix.trim_end_matches('/');
@@ -300,7 +740,12 @@ pub fn document(model: &Model, prefix: &str) -> Value {
     let mut schemas = Map::new();
     for s in model.schemas() {
         schemas.insert(schema_name(s), entry_schema(model, s));
+        // What a write takes: the content types with write routes, and the components.
+        if s.origin != Origin::BuiltIn || s.kind == SchemaKind::Component {
+            schemas.insert(format!("{}Input", schema_name(s)), input_schema(model, s));
+        }
     }
+    write_shapes(&mut schemas);
     for s in model.content_types() {
         let name = schema_name(s);
         let document_id = json!({ "name": "documentId", "in": "path", "required": true,
@@ -335,41 +780,53 @@ pub fn document(model: &Model, prefix: &str) -> Value {
             }
             (_, Origin::BuiltIn) => {}
             (SchemaKind::CollectionType, _) => {
-                paths.insert(
-                    format!("{prefix}/{}", s.plural_name),
-                    operation(
-                        format!("list{name}"),
-                        &s.plural_name,
-                        format!("List {}", s.display_name),
-                        list_of(&name),
-                        false,
-                        None,
-                    ),
+                let tag = &s.plural_name;
+                let mut list = operation(
+                    format!("list{name}"),
+                    tag,
+                    format!("List {}", s.display_name),
+                    list_of(&name),
+                    false,
+                    None,
                 );
-                paths.insert(
-                    format!("{prefix}/{}/{{documentId}}", s.plural_name),
-                    operation(
-                        format!("get{name}"),
-                        &s.plural_name,
-                        format!("One {} by documentId", s.display_name),
-                        one_of(&name),
-                        true,
-                        Some(document_id),
-                    ),
+                with_method(
+                    &mut list,
+                    "post",
+                    write_operation(Write::Create, s, &name, tag, None),
                 );
+                paths.insert(format!("{prefix}/{}", s.plural_name), list);
+                let mut one = operation(
+                    format!("get{name}"),
+                    tag,
+                    format!("One {} by documentId", s.display_name),
+                    one_of(&name),
+                    true,
+                    Some(document_id.clone()),
+                );
+                for (method, write) in [("put", Write::Update), ("delete", Write::Delete)] {
+                    let op = write_operation(write, s, &name, tag, Some(document_id.clone()));
+                    with_method(&mut one, method, op);
+                }
+                paths.insert(format!("{prefix}/{}/{{documentId}}", s.plural_name), one);
             }
             (SchemaKind::SingleType, _) => {
-                paths.insert(
-                    format!("{prefix}/{}", s.singular_name),
-                    operation(
-                        format!("get{name}"),
-                        &s.singular_name,
-                        format!("The {} single type", s.display_name),
-                        one_of(&name),
-                        true,
-                        None,
-                    ),
+                let tag = &s.singular_name;
+                let mut single = operation(
+                    format!("get{name}"),
+                    tag,
+                    format!("The {} single type", s.display_name),
+                    one_of(&name),
+                    true,
+                    None,
                 );
+                for (method, write) in [("put", Write::Update), ("delete", Write::Delete)] {
+                    with_method(
+                        &mut single,
+                        method,
+                        write_operation(write, s, &name, tag, None),
+                    );
+                }
+                paths.insert(format!("{prefix}/{}", s.singular_name), single);
             }
             (SchemaKind::Component, _) => {}
         }

@@ -1,4 +1,5 @@
-//! Who may do what: the grants of a caller (`find`, `findOne` per type), made from the
+//! Who may do what: the grants of a caller (`find`, `findOne`, `create`, `update`,
+//! `delete` per type), made from the
 //! actions of a users-permissions role, an API token or a user's role. Which caller it is
 //! is `auth.rs`'s business ([`super::auth::PermissionSource`]).
 
@@ -13,6 +14,12 @@ pub struct RolePermissions {
     pub find: Permissions,
     /// `<uid>.findOne`: `GET /api/<plural>/{documentId}`.
     pub find_one: Permissions,
+    /// `<uid>.create`: `POST /api/<plural>`.
+    pub create: Permissions,
+    /// `<uid>.update`: `PUT /api/<plural>/{documentId}`, `PUT /api/<singular>`.
+    pub update: Permissions,
+    /// `<uid>.delete`: `DELETE /api/<plural>/{documentId}`, `DELETE /api/<singular>`.
+    pub delete: Permissions,
     empty: bool,
 }
 
@@ -21,6 +28,9 @@ impl RolePermissions {
     pub fn from_actions<S: AsRef<str>>(model: &Model, actions: &[S]) -> Self {
         let mut find = Permissions::none(model);
         let mut find_one = Permissions::none(model);
+        let mut create = Permissions::none(model);
+        let mut update = Permissions::none(model);
+        let mut delete = Permissions::none(model);
         for a in actions {
             let a = a.as_ref();
             if let Some((uid, action)) = a.rsplit_once('.')
@@ -29,6 +39,9 @@ impl RolePermissions {
                 match action {
                     "find" => find.allow(s.id),
                     "findOne" => find_one.allow(s.id),
+                    "create" => create.allow(s.id),
+                    "update" => update.allow(s.id),
+                    "delete" => delete.allow(s.id),
                     _ => {}
                 }
             }
@@ -36,6 +49,9 @@ impl RolePermissions {
         RolePermissions {
             find,
             find_one,
+            create,
+            update,
+            delete,
             empty: actions.is_empty(),
         }
     }
@@ -50,12 +66,25 @@ impl RolePermissions {
         }
     }
 
-    /// Every action on every type.
+    /// Every action on every type (a full-access token).
     pub fn all(model: &Model) -> Self {
         RolePermissions {
             find: Permissions::all(model),
             find_one: Permissions::all(model),
+            create: Permissions::all(model),
+            update: Permissions::all(model),
+            delete: Permissions::all(model),
             empty: false,
+        }
+    }
+
+    /// Every read on every type, no write (a read-only token).
+    pub fn read_only(model: &Model) -> Self {
+        RolePermissions {
+            create: Permissions::none(model),
+            update: Permissions::none(model),
+            delete: Permissions::none(model),
+            ..Self::all(model)
         }
     }
 

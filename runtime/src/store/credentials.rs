@@ -19,6 +19,9 @@ use super::sql::col;
 use crate::auth::api_token::TokenType;
 use crate::query::values;
 
+/// How old a token's `last_used_at` may get before a use writes it again (Strapi's hour).
+pub const TOKEN_USE_INTERVAL_MS: i64 = 3_600_000;
+
 /// A row of `strapi_api_tokens`, without its hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredToken {
@@ -437,6 +440,34 @@ impl super::Store {
     /// Creates a content-API token (one transaction).
     pub fn create_api_token(&self, new: &NewToken<'_>) -> Result<StoredToken, TokenWriteError> {
         self.pool().write(|w| create_token(w, new))
+    }
+
+    /// Records that token `id` was used at `now_ms`, as Strapi's admin does
+    /// (`api-token-utils.js`): `last_used_at` and `updated_at` are set when `last_used_at`
+    /// is unset or at least an hour old (one transaction; the condition is in the
+    /// statement, so concurrent requests write it once).
+    pub fn touch_api_token(&self, id: i64, now_ms: i64) -> Result<(), StoreError> {
+        self.pool().write(|w| {
+            let dialect = w.dialect();
+            let now = dialect.bind(&crate::query::Value::DateTime(now_ms));
+            let hour_ago = dialect.bind(&crate::query::Value::DateTime(
+                now_ms - TOKEN_USE_INTERVAL_MS,
+            ));
+            let mut up = Sql::update();
+            up.table(Alias::new("strapi_api_tokens"))
+                .values([
+                    (Alias::new("last_used_at"), now.clone()),
+                    (Alias::new("updated_at"), now),
+                ])
+                .and_where(Expr::col(Alias::new("id")).eq(id))
+                .and_where(
+                    Expr::col(Alias::new("last_used_at"))
+                        .is_null()
+                        .or(Expr::col(Alias::new("last_used_at")).lte(hour_ago)),
+                );
+            w.execute(Change::Update(&up))?;
+            Ok(())
+        })
     }
 
     /// Deletes a token by name or id (one transaction).

@@ -37,6 +37,7 @@ pub mod options;
 pub mod postgres;
 pub(crate) mod provision;
 pub mod read;
+pub mod rows;
 pub mod seam;
 pub mod settings;
 pub mod sql;

@@ -279,6 +279,16 @@ pub trait Writer: Executor {
         Ok(())
     }
 
+    /// Waits until no other content write of this database is running, and holds the
+    /// others back until this transaction ends, so that a write's checks (a unique value,
+    /// the document's versions) still hold when it commits. SQLite needs nothing: its
+    /// write transactions begin `IMMEDIATE`, one at a time. PostgreSQL takes a
+    /// transaction-scoped advisory lock; MySQL a named lock released when the
+    /// transaction ends. A wait past the statement timeout is [`StoreError::Busy`].
+    fn serialize_writes(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// After rows were inserted into `table` with their `id`s: moves the table's id
     /// counter past them where the database does not do so itself (PostgreSQL's
     /// sequence).
@@ -287,6 +297,10 @@ pub trait Writer: Executor {
         Ok(())
     }
 }
+
+/// The key of the lock that [`Writer::serialize_writes`] takes (PostgreSQL's advisory
+/// lock number; MySQL's lock is named `strata_content_writes`).
+pub const CONTENT_WRITE_LOCK: i64 = 0x5354_5241_5441; // "STRATA"
 
 /// Checks the shape of an [`Writer::insert_rows`] call: the number of rows it holds.
 pub fn row_count(

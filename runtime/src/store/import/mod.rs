@@ -49,8 +49,8 @@ mod index;
 pub mod locales;
 mod statements;
 mod stream;
-mod values;
-mod writer;
+pub(crate) mod values;
+pub(crate) mod writer;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -149,7 +149,7 @@ struct Load<'c, 'm> {
     per_type: Vec<u64>,
 }
 
-fn hash_password(pw: &str) -> Result<String, String> {
+pub(crate) fn hash_password(pw: &str) -> Result<String, String> {
     bcrypt::hash_with_result(pw, BCRYPT_COST)
         .map(|h| h.format_for_version(bcrypt::Version::TwoA))
         .map_err(|e| format!("cannot hash the password: {e}"))

@@ -282,6 +282,14 @@ impl MyPool {
         if ended.is_err() {
             exec.broken.set(true);
         }
+        if exec.write_lock.get() && !exec.broken.get() {
+            let released = exec
+                .conn
+                .borrow_mut()
+                .query_drop("DO RELEASE_LOCK('strata_content_writes')");
+            // A connection that may still hold the lock never goes back to the pool.
+            exec.broken.set(released.is_err());
+        }
         if checks == Checks::Deferred && !exec.broken.get() {
             let restored = exec
                 .conn
@@ -361,7 +369,9 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
         mysql::Error::MySqlError(m) => match m.code {
             1146 => StoreError::MissingTable(m.message),
             // Truncated/incorrect values, out of range, bad datetime/number.
-            1264 | 1265 | 1292 | 1366 | 1367 | 1406 | 1411 => StoreError::InvalidValue(m.message),
+            1264 | 1265 | 1292 | 1366 | 1367 | 1406 | 1411 | 3140 => {
+                StoreError::InvalidValue(m.message)
+            }
             // Statement time limit (MariaDB 1969, MySQL 3024), killed queries, and the
             // wait for a lock another session holds (1205, `lock_wait_timeout`; it races
             // with MariaDB's statement limit, as both are the statement timeout) or a
@@ -393,11 +403,17 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
 }
 
 /// The [`Executor`] of one pooled MySQL connection.
+/// How long a write waits for the content-write lock (`Writer::serialize_writes`).
+const WRITE_LOCK_WAIT_SECS: i64 = 10;
+
 struct MyExecutor<'p> {
     conn: std::cell::RefCell<mysql::PooledConn>,
     at: &'p str,
     /// Set when the connection broke (it is closed instead of returned).
     broken: std::cell::Cell<bool>,
+    /// Set when the session holds the content-write lock, released when the transaction
+    /// ends (`Writer::serialize_writes`).
+    write_lock: std::cell::Cell<bool>,
 }
 
 impl<'p> MyExecutor<'p> {
@@ -406,6 +422,7 @@ impl<'p> MyExecutor<'p> {
             conn: std::cell::RefCell::new(conn),
             at,
             broken: std::cell::Cell::new(false),
+            write_lock: std::cell::Cell::new(false),
         }
     }
 
@@ -485,6 +502,24 @@ impl Executor for MyExecutor<'_> {
 }
 
 impl Writer for MyExecutor<'_> {
+    fn serialize_writes(&self) -> Result<(), StoreError> {
+        let got: Option<i64> = self
+            .conn
+            .borrow_mut()
+            .exec_first(
+                "SELECT GET_LOCK('strata_content_writes', ?)",
+                (WRITE_LOCK_WAIT_SECS,),
+            )
+            .map_err(|e| self.fail(e))?;
+        if got != Some(1) {
+            return Err(StoreError::Busy(
+                "another write held the content-write lock too long".into(),
+            ));
+        }
+        self.write_lock.set(true);
+        Ok(())
+    }
+
     fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
         let (sql, values) = change.build(Dialect::Mysql);
         record(&sql, &values.0);

@@ -432,11 +432,10 @@ fn statement_error(e: tokio_postgres::Error, at: &str) -> StoreError {
         let code = db.code().code();
         return match code {
             "42P01" => StoreError::MissingTable(db.message().to_string()),
-            // invalid_text_representation, numeric_value_out_of_range, datetime errors,
-            // invalid_parameter_value: a value the column's type cannot hold.
-            "22P02" | "22003" | "22007" | "22008" | "22023" => {
-                StoreError::InvalidValue(db.message().to_string())
-            }
+            // data_exception (class 22): invalid_text_representation, numeric values out
+            // of range, datetime errors, a NUL or an untranslatable character in text, a
+            // string too long for its column: a value the column's type cannot hold.
+            c if c.starts_with("22") => StoreError::InvalidValue(db.message().to_string()),
             // query_canceled: the statement_timeout fired.
             "57014" => StoreError::Unavailable(format!("PostgreSQL at {at}: {}", db.message())),
             // admin shutdown (pg_terminate_backend), crash shutdown, cannot connect now,
@@ -681,6 +680,15 @@ impl PgExecutor<'_> {
 }
 
 impl Writer for PgExecutor<'_> {
+    fn serialize_writes(&self) -> Result<(), StoreError> {
+        let mut values = sea_query::Values(Vec::new());
+        values.0.push(sea_query::Value::BigInt(Some(
+            super::seam::CONTENT_WRITE_LOCK,
+        )));
+        self.run("select pg_advisory_xact_lock($1)", values, Run::Query)?;
+        Ok(())
+    }
+
     fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
         let (sql, values) = change.build(Dialect::Postgres);
         self.run(&sql, values, Run::Execute)?;

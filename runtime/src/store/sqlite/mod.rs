@@ -356,7 +356,11 @@ impl SqlitePool {
     ) -> Result<T, E> {
         self.with_cache(|conn, counts| {
             counts.totals.clear();
-            let tx = conn.transaction().map_err(map_error)?;
+            // IMMEDIATE: the write lock is taken at the start, so writers run one at a
+            // time and what a write read still holds when it commits.
+            let tx = conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(map_error)?;
             let out = f(&SqliteExecutor::new(&tx))?;
             tx.commit().map_err(map_error)?;
             counts.generation.fetch_add(1, Ordering::SeqCst);

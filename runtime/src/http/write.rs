@@ -1,0 +1,453 @@
+//! The write routes of the content API, as Strapi 5.54 answers them:
+//! `POST /api/:plural` (201), `PUT /api/:plural/:documentId` and `PUT /api/:singular`
+//! (200), `DELETE` on either (204, no body).
+//!
+//! A request goes: the body is read (at most [`super::ServerConfig::max_body_bytes`],
+//! Strapi's 413 past it) and parsed as its content type says (JSON, or
+//! `application/x-www-form-urlencoded` through qs; anything else is no body), with
+//! koa-body's `SyntaxError`s, before any credential is looked at → the caller's grants
+//! (`create`, `update`, `delete`; 401/403) → `data` must be an object (Strapi's
+//! `Missing "data" payload`) → the query (`fields`, `populate`: they shape the answer)
+//! → [`crate::write`] writes in one transaction → the answer is read back through the
+//! read path, so it is formatted exactly as a `GET` of the version written.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value};
+
+use super::{ApiError, AppState, envelope, json_bytes};
+use crate::query::{self, LocaleSelector, Status, qs};
+use crate::schema::SchemaId;
+use crate::write::{self as writes, WriteError, WriteRequest, WriteStatus};
+
+/// What a write route does.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum WriteRoute {
+    /// `POST /api/:plural`.
+    Create(SchemaId),
+    /// `PUT /api/:plural/:documentId`, or `PUT /api/:singular` (no documentId).
+    Update(SchemaId),
+    /// `DELETE /api/:plural/:documentId`, or `DELETE /api/:singular`.
+    Delete(SchemaId),
+}
+
+impl WriteRoute {
+    fn schema(self) -> SchemaId {
+        match self {
+            WriteRoute::Create(s) | WriteRoute::Update(s) | WriteRoute::Delete(s) => s,
+        }
+    }
+}
+
+/// One write request, read and parsed.
+struct WriteCall {
+    route: WriteRoute,
+    document_id: Option<String>,
+    raw_query: String,
+    authorization: Option<Vec<u8>>,
+    v4: bool,
+    body: Value,
+}
+
+/// koa-body's `SyntaxError`: 400 without `details`.
+fn syntax_error(message: impl Into<String>) -> Response {
+    let body = serde_json::json!({"data": null, "error": {"status": 400, "name": "SyntaxError", "message": message.into()}});
+    super::json_response(StatusCode::BAD_REQUEST, &body)
+}
+
+fn too_large() -> Response {
+    let body = serde_json::json!({"data": null, "error": {"status": 413, "name": "PayloadTooLargeError", "message": "request entity too large"}});
+    super::json_response(StatusCode::PAYLOAD_TOO_LARGE, &body)
+}
+
+/// How koa-body reads a content type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BodyKind {
+    Json,
+    Form,
+    Ignored,
+}
+
+fn body_kind(headers: &HeaderMap) -> BodyKind {
+    let Some(ct) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return BodyKind::Ignored;
+    };
+    let media = ct
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if media == "application/json" || media == "application/csp-report" || media.ends_with("+json")
+    {
+        BodyKind::Json
+    } else if media == "application/x-www-form-urlencoded" {
+        BodyKind::Form
+    } else {
+        BodyKind::Ignored
+    }
+}
+
+/// The deepest nesting of arrays and objects a write's body may have. Strapi takes a
+/// JSON attribute 100 levels deep and fails with a 500 (its sanitizers' stack) at 5000;
+/// strata takes 1000 and answers 400 beyond.
+pub const MAX_BODY_DEPTH: usize = 1000;
+
+/// Why a body could not be read.
+#[derive(Debug)]
+enum BodyError {
+    /// koa-body's `SyntaxError`, with its message.
+    Syntax(String),
+    /// Nested deeper than [`MAX_BODY_DEPTH`].
+    TooDeep,
+}
+
+impl From<String> for BodyError {
+    fn from(m: String) -> Self {
+        BodyError::Syntax(m)
+    }
+}
+
+/// The deepest nesting of arrays and objects in JSON text (brackets inside strings do
+/// not count).
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// The parsed body, or why it could not be read.
+fn parse_body(kind: BodyKind, bytes: &[u8]) -> Result<Value, BodyError> {
+    if bytes.is_empty() || kind == BodyKind::Ignored {
+        return Ok(Value::Object(Map::new()));
+    }
+    // Invalid UTF-8 is read as U+FFFD, as Node decodes it.
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    match kind {
+        BodyKind::Json => {
+            let first = text.trim_start().chars().next();
+            if !matches!(first, Some('{' | '[')) {
+                return Err(BodyError::Syntax(
+                    "invalid JSON, only supports object and array".into(),
+                ));
+            }
+            let text = without_lone_surrogates(text);
+            if nesting_depth(&text) > MAX_BODY_DEPTH {
+                return Err(BodyError::TooDeep);
+            }
+            let mut de = serde_json::Deserializer::from_str(&text);
+            // The depth is bounded above (serde_json's own bound, 128, is below what
+            // Strapi takes: a JSON attribute 100 arrays deep inside `data`).
+            de.disable_recursion_limit();
+            let value = serde::Deserialize::deserialize(&mut de)
+                .map_err(|e| BodyError::Syntax(e.to_string()))?;
+            de.end().map_err(|e| BodyError::Syntax(e.to_string()))?;
+            Ok(value)
+        }
+        BodyKind::Form => {
+            let map = qs::parse(text).map_err(|e| BodyError::Syntax(e.to_string()))?;
+            let json = qs::QsValue::Object(map).to_json();
+            serde_json::from_str(&json).map_err(|e| BodyError::Syntax(e.to_string()))
+        }
+        BodyKind::Ignored => Ok(Value::Object(Map::new())),
+    }
+}
+
+/// JSON text with every `\\u` escape of a lone UTF-16 surrogate (which JavaScript's
+/// `JSON.parse` takes and serde_json refuses) replaced by `\\ufffd`, the character Node
+/// writes for it to PostgreSQL and MySQL. (On SQLite Strapi stores the surrogate's
+/// invalid UTF-8 bytes; strata stores U+FFFD there too, a reviewed deviation.)
+fn without_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\\u") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let hex = |s: &str| -> Option<u32> {
+        (s.len() == 4 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u32::from_str_radix(s, 16).ok())
+            .flatten()
+    };
+    let escape_at = |i: usize| -> Option<u32> {
+        if text.get(i..i + 2) == Some("\\u") {
+            text.get(i + 2..i + 6).and_then(hex)
+        } else {
+            None
+        }
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let Some(rest) = text.get(i..) else {
+            break;
+        };
+        if !rest.starts_with('\\') {
+            let c = rest.chars().next().unwrap_or('\0');
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        match escape_at(i) {
+            Some(0xD800..=0xDBFF) => {
+                if matches!(escape_at(i + 6), Some(0xDC00..=0xDFFF)) {
+                    out.push_str(&text[i..i + 12]);
+                    i += 12;
+                } else {
+                    out.push_str("\\ufffd");
+                    i += 6;
+                }
+            }
+            Some(0xDC00..=0xDFFF) => {
+                out.push_str("\\ufffd");
+                i += 6;
+            }
+            _ => {
+                // Any other escape: copy the backslash and the character it escapes.
+                out.push('\\');
+                i += 1;
+                if let Some(c) = text.get(i..).and_then(|r| r.chars().next()) {
+                    out.push(c);
+                    i += c.len_utf8();
+                }
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Handles a write route.
+pub(super) async fn handle(
+    state: Arc<AppState>,
+    route: WriteRoute,
+    document_id: Option<String>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let limit = state.config.max_body_bytes;
+    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(b) => b,
+        Err(_) => return too_large(),
+    };
+    let body = match parse_body(body_kind(&headers), &bytes) {
+        Ok(v) => v,
+        Err(BodyError::Syntax(message)) => return syntax_error(message),
+        Err(BodyError::TooDeep) => {
+            return ApiError::Write(WriteError::bare(format!(
+                "The request body is nested deeper than {MAX_BODY_DEPTH} levels"
+            )))
+            .into_response();
+        }
+    };
+    let call = WriteCall {
+        route,
+        document_id,
+        raw_query: uri.query().unwrap_or("").to_string(),
+        authorization: headers
+            .get(header::AUTHORIZATION)
+            .map(|v| v.as_bytes().to_vec()),
+        v4: headers
+            .get("strapi-response-format")
+            .is_some_and(|v| v.as_bytes() == b"v4"),
+        body,
+    };
+    let wait = state.store.pool().wait_timeout();
+    let permit = match tokio::time::timeout(wait, state.workers.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        _ => {
+            return ApiError::Unavailable(format!(
+                "every database connection stayed busy for {wait:?}"
+            ))
+            .into_response();
+        }
+    };
+    let task_state = Arc::clone(&state);
+    let result = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        answer(&task_state, &call)
+    })
+    .await;
+    match result {
+        Ok(Ok((status, Some(body)))) => json_bytes(status, body),
+        Ok(Ok((status, None))) => {
+            let mut res = Response::new(Body::empty());
+            *res.status_mut() = status;
+            res
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError::Internal(e.to_string()).into_response(),
+    }
+}
+
+/// `?status` and `?locale` of a write, as the document service reads them.
+fn status_and_locale(raw: &str) -> (Option<qs::QsValue>, Option<String>) {
+    let Ok(map) = qs::parse(raw) else {
+        return (None, None);
+    };
+    (
+        map.get("status").cloned(),
+        map.get("locale")
+            .and_then(|v| v.as_str())
+            .map(str::to_string),
+    )
+}
+
+fn answer(state: &AppState, call: &WriteCall) -> Result<(StatusCode, Option<Vec<u8>>), ApiError> {
+    let store = &state.store;
+    let model = store.model();
+    let schema = call.route.schema();
+    let grants = state.permissions.grants(call.authorization.as_deref())?;
+    let allowed = match call.route {
+        WriteRoute::Create(s) => grants.create.can_find(s),
+        WriteRoute::Update(s) => grants.update.can_find(s),
+        WriteRoute::Delete(s) => grants.delete.can_find(s),
+    };
+    if !allowed {
+        return Err(if grants.is_empty() {
+            ApiError::Unauthorized("Missing or invalid credentials")
+        } else {
+            ApiError::Forbidden
+        });
+    }
+    let (status, locale) = status_and_locale(&call.raw_query);
+    let now = crate::clock::now_ms();
+    if let WriteRoute::Delete(_) = call.route {
+        let draft = status.as_ref().and_then(qs::QsValue::as_str) == Some("draft");
+        let status = if draft {
+            WriteStatus::Draft
+        } else {
+            WriteStatus::Published
+        };
+        writes::delete(
+            store,
+            schema,
+            call.document_id.as_deref(),
+            locale.as_deref(),
+            status,
+            now,
+        )?;
+        return Ok((StatusCode::NO_CONTENT, None));
+    }
+    let data = match call.body.get("data") {
+        Some(Value::Object(o)) => o.clone(),
+        Some(Value::Array(_)) if call.body.is_object() => {
+            return Err(ApiError::Write(WriteError::field(
+                &[],
+                "this must be a `object` type, but the final value was: `null` (cast from the value `[]`).",
+                Some(Value::Null),
+            )));
+        }
+        _ => {
+            return Err(ApiError::Write(WriteError::bare(
+                "Missing \"data\" payload in the request body",
+            )));
+        }
+    };
+    let mut q = query::parse_query(
+        &call.raw_query,
+        model,
+        schema,
+        &grants.find,
+        &state.config.query,
+    )?;
+    let write_status = match status.as_ref() {
+        None => WriteStatus::Published,
+        Some(v) if v.as_str() == Some("published") => WriteStatus::Published,
+        Some(_) => WriteStatus::Draft,
+    };
+    let request = WriteRequest {
+        schema,
+        document_id: call.document_id.as_deref(),
+        locale: locale.as_deref(),
+        status: write_status,
+        data: &data,
+        readable: &grants.find,
+        now_ms: now,
+        answer_has_fields: q.fields.is_some(),
+    };
+    let written = match call.route {
+        WriteRoute::Create(_) => writes::create(store, &request)?,
+        _ => writes::update(store, &request)?,
+    };
+    // The answer: the version written, shaped by the query's `fields` and `populate`.
+    q.filters = None;
+    q.publication_filter = None;
+    q.status = match write_status {
+        WriteStatus::Published => Status::Published,
+        WriteStatus::Draft => Status::Draft,
+    };
+    q.locale = match &written.locale {
+        Some(l) => LocaleSelector::Codes(vec![l.clone()]),
+        None => LocaleSelector::Default,
+    };
+    let entry = store
+        .find_entry(&q, Some(&written.document_id))?
+        .ok_or(ApiError::NotFound)?;
+    let mut body = envelope::one(&entry);
+    if call.v4 {
+        let value: Value =
+            serde_json::from_slice(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
+        body = serde_json::to_vec(&super::v4::body(model, schema, value)).unwrap_or_default();
+    }
+    let code = match call.route {
+        WriteRoute::Create(_) => StatusCode::CREATED,
+        _ => StatusCode::OK,
+    };
+    Ok((code, Some(body)))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::without_lone_surrogates;
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert_eq!(super::nesting_depth(r#"{"a":[[1]],"b":"[[[[\"]]]"}"#), 3);
+        assert_eq!(super::nesting_depth("[]"), 1);
+        assert_eq!(super::nesting_depth("{}"), 1);
+    }
+
+    #[test]
+    fn lone_surrogates_become_the_replacement_character() {
+        assert_eq!(
+            without_lone_surrogates(r#"{"a":"x\ud800y"}"#),
+            r#"{"a":"x\ufffdy"}"#
+        );
+        assert_eq!(
+            without_lone_surrogates(r#"{"a":"\udc00"}"#),
+            r#"{"a":"\ufffd"}"#
+        );
+        // A pair, an escaped backslash and other escapes stay.
+        assert_eq!(
+            without_lone_surrogates(r#"["\ud83d\ude00"]"#),
+            r#"["\ud83d\ude00"]"#
+        );
+        assert_eq!(without_lone_surrogates(r#"["\\ud800"]"#), r#"["\\ud800"]"#);
+        assert_eq!(without_lone_surrogates(r#"["é\n"]"#), r#"["é\n"]"#);
+    }
+}

@@ -1,0 +1,832 @@
+//! The row operations of a document write, as sea-query statements run through a
+//! [`Writer`]: the versions of a document, a row inserted, updated, copied or deleted with
+//! everything that hangs off it (component rows and their `_cmps` links, relation link
+//! rows on either side, media links in `files_related_mph`), and the link rows a copy
+//! needs. What to do with them (Strapi's create, update, publish and delete) is
+//! `crate::write`'s business; this module only knows Strapi's layout.
+//!
+//! Invariants:
+//! * every value is bound; identifiers come from the model's layout;
+//! * rows are read and written in a fixed order (attribute order, then `order`, then id),
+//!   so a write numbers its new rows as Strapi numbers them.
+
+use sea_query::{Alias, Expr, ExprTrait, Order, Query as Sql, SelectStatement};
+
+use super::StoreError;
+use super::seam::{Cell, Change, RowRef, StoredValue, Writer, query_map};
+use super::sql::{Dialect, mysql_datetime};
+use crate::schema::{
+    AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationStorage, Schema, SchemaId,
+};
+
+/// One row of a document: a locale's draft or published version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Version {
+    /// The row id.
+    pub id: i64,
+    /// Its `locale` (NULL for types that are not localized).
+    pub locale: Option<String>,
+    /// Whether `published_at` is set.
+    pub published: bool,
+}
+
+/// A `_cmps` row: one component instance of an entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentLink {
+    /// The component row's id.
+    pub cmp_id: i64,
+    /// The component's uid (`shared.seo`).
+    pub component_type: String,
+    /// The attribute it fills.
+    pub field: String,
+    /// Its place in a repeatable component or dynamic zone (NULL for a single component
+    /// written on create).
+    pub order: Option<f64>,
+}
+
+/// A `files_related_mph` row: one file attached to a media attribute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaLink {
+    /// The file's id.
+    pub file_id: i64,
+    /// The media attribute.
+    pub field: String,
+    /// Its place in the attribute's list.
+    pub order: Option<f64>,
+}
+
+/// One link row seen from one of its two ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkRow {
+    /// The link row's own id.
+    pub id: i64,
+    /// The row at the other end.
+    pub other: i64,
+    /// The owner-side order column (`tag_ord`), when the table has one.
+    pub owner_order: Option<f64>,
+    /// The inverse-side order column (`article_ord`), when the table has one.
+    pub inverse_order: Option<f64>,
+}
+
+/// Which end of a link table a row id is looked up by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The owner column (`article_id` of `articles_tags_lnk`).
+    Owner,
+    /// The target column (`tag_id`).
+    Target,
+}
+
+impl End {
+    fn column(self, lt: &LinkTable) -> &str {
+        match self {
+            End::Owner => &lt.owner_column,
+            End::Target => &lt.target_column,
+        }
+    }
+
+    fn other(self) -> End {
+        match self {
+            End::Owner => End::Target,
+            End::Target => End::Owner,
+        }
+    }
+}
+
+/// A link table that touches a schema's rows, and which end holds them.
+#[derive(Debug, Clone)]
+pub struct Touching<'m> {
+    /// The link table.
+    pub table: &'m LinkTable,
+    /// The end that holds this schema's rows.
+    pub end: End,
+    /// The schema that owns the relation.
+    pub owner: SchemaId,
+    /// The owning attribute's name.
+    pub attribute: &'m str,
+}
+
+/// Row operations inside one write transaction.
+pub struct Rows<'a> {
+    /// The transaction.
+    pub w: &'a dyn Writer,
+    /// The content model.
+    pub model: &'a Model,
+}
+
+fn alias(name: &str) -> Alias {
+    Alias::new(name)
+}
+
+fn sea_error(e: sea_query::error::Error) -> StoreError {
+    StoreError::Other(format!("cannot build the statement: {e}"))
+}
+
+/// A stored value as a bound expression, in the form `dialect` writes its column: a
+/// timestamp is epoch milliseconds on SQLite (Strapi's storage) and PostgreSQL (the
+/// binder encodes it in the column's type), UTC text on MySQL.
+pub fn stored_expr(dialect: Dialect, v: &StoredValue) -> Expr {
+    match v {
+        StoredValue::Null => Expr::val(Option::<i64>::None),
+        StoredValue::Integer(i) => Expr::val(*i),
+        StoredValue::Real(f) => Expr::val(*f),
+        StoredValue::Text(t) => Expr::val(t.clone()),
+        StoredValue::Blob(b) => Expr::val(b.clone()),
+        StoredValue::Timestamp(ms) => match dialect {
+            Dialect::Mysql => Expr::val(mysql_datetime(*ms)),
+            Dialect::Sqlite | Dialect::Postgres => Expr::val(*ms),
+        },
+    }
+}
+
+/// A cell read back as the value to store again.
+pub fn stored_from_cell(c: Cell<'_>) -> StoredValue {
+    match c {
+        Cell::Null => StoredValue::Null,
+        Cell::Int(i) | Cell::BigInt(i) => StoredValue::Integer(i),
+        Cell::Float(f) => StoredValue::Real(f),
+        Cell::Bool(b) => StoredValue::Integer(i64::from(b)),
+        Cell::Text(t) => StoredValue::Text(t.into_owned()),
+        Cell::Bytes(b) => StoredValue::Blob(b.to_vec()),
+        Cell::DateTime(ms) => StoredValue::Timestamp(ms),
+    }
+}
+
+fn opt_f64(r: &dyn RowRef, i: usize) -> Result<Option<f64>, StoreError> {
+    Ok(match r.cell(i)? {
+        Cell::Null => None,
+        Cell::Int(n) | Cell::BigInt(n) => Some(n as f64),
+        Cell::Float(f) => Some(f),
+        Cell::Text(t) => t.trim().parse().ok(),
+        _ => None,
+    })
+}
+
+impl<'a> Rows<'a> {
+    /// Row operations on `w` for `model`.
+    pub fn new(w: &'a dyn Writer, model: &'a Model) -> Self {
+        Rows { w, model }
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.w.dialect()
+    }
+
+    fn run(&self, change: Change<'_>) -> Result<u64, StoreError> {
+        self.w.execute(change)
+    }
+
+    fn select_from(&self, table: &str) -> SelectStatement {
+        let mut s = Sql::select();
+        s.from(alias(table));
+        s
+    }
+
+    /// Every version (row) of a document, by id.
+    pub fn versions(&self, schema: &Schema, document_id: &str) -> Result<Vec<Version>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.columns(["id", "locale", "published_at"].map(alias))
+            .and_where(Expr::col(alias("document_id")).eq(document_id))
+            .order_by(alias("id"), Order::Asc);
+        query_map(self.w, &s, |r| {
+            Ok(Version {
+                id: r.int(0)?,
+                locale: r.opt_text(1)?,
+                published: !matches!(r.cell(2)?, Cell::Null),
+            })
+        })
+    }
+
+    /// The first row of a type, if any (the document of a single type).
+    pub fn any_document(&self, schema: &Schema) -> Result<Option<String>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("document_id"))
+            .order_by(alias("id"), Order::Asc)
+            .limit(1);
+        Ok(query_map(self.w, &s, |r| r.opt_text(0))?
+            .into_iter()
+            .flatten()
+            .next())
+    }
+
+    /// Inserts a row of `table` and returns its id.
+    pub fn insert(&self, table: &str, values: &[(&str, StoredValue)]) -> Result<i64, StoreError> {
+        let dialect = self.dialect();
+        let mut ins = Sql::insert();
+        ins.into_table(alias(table));
+        if values.is_empty() {
+            // A component without attributes (`shared.media` with only a file): a row with
+            // its id alone.
+            ins.or_default_values();
+        } else {
+            ins.columns(values.iter().map(|(c, _)| alias(c)))
+                .values(values.iter().map(|(_, v)| stored_expr(dialect, v)))
+                .map_err(sea_error)?;
+        }
+        self.w.insert_id(&ins)
+    }
+
+    /// Sets columns of one row.
+    pub fn update(
+        &self,
+        table: &str,
+        id: i64,
+        values: &[(&str, StoredValue)],
+    ) -> Result<(), StoreError> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let dialect = self.dialect();
+        let mut up = Sql::update();
+        up.table(alias(table))
+            .values(
+                values
+                    .iter()
+                    .map(|(c, v)| (alias(c), stored_expr(dialect, v))),
+            )
+            .and_where(Expr::col(alias("id")).eq(id));
+        self.run(Change::Update(&up))?;
+        Ok(())
+    }
+
+    /// Sets columns of the rows of a document in every locale but `locale`, draft or
+    /// published (`published`): Strapi's copy of non-localized attributes.
+    pub fn update_other_locales(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: &str,
+        published: bool,
+        values: &[(&str, StoredValue)],
+    ) -> Result<(), StoreError> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        let dialect = self.dialect();
+        let published_at = Expr::col(alias("published_at"));
+        let mut up = Sql::update();
+        up.table(alias(&schema.layout.table))
+            .values(
+                values
+                    .iter()
+                    .map(|(c, v)| (alias(c), stored_expr(dialect, v))),
+            )
+            .and_where(Expr::col(alias("document_id")).eq(document_id))
+            .and_where(Expr::col(alias("locale")).ne(locale))
+            .and_where(if published {
+                published_at.is_not_null()
+            } else {
+                published_at.is_null()
+            });
+        self.run(Change::Update(&up))?;
+        Ok(())
+    }
+
+    /// The values of some columns of one row, as values to store again.
+    pub fn values(
+        &self,
+        table: &str,
+        id: i64,
+        columns: &[&str],
+    ) -> Result<Vec<StoredValue>, StoreError> {
+        if columns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut s = self.select_from(table);
+        s.columns(columns.iter().map(|c| alias(c)))
+            .and_where(Expr::col(alias("id")).eq(id));
+        let n = columns.len();
+        let rows = query_map(self.w, &s, |r| {
+            (0..n)
+                .map(|i| Ok(stored_from_cell(r.cell(i)?)))
+                .collect::<Result<Vec<_>, StoreError>>()
+        })?;
+        rows.into_iter()
+            .next()
+            .ok_or_else(|| StoreError::Other(format!("row {id} of {table} is gone")))
+    }
+
+    /// Inserts a copy of row `id` of `table` (every column but `id`) and returns the new
+    /// row's id.
+    pub fn copy_row(&self, table: &str, columns: &[&str], id: i64) -> Result<i64, StoreError> {
+        let mut s = self.select_from(table);
+        if columns.is_empty() {
+            // Nothing to copy but the row itself.
+            return self.insert(table, &[]);
+        }
+        s.columns(columns.iter().map(|c| alias(c)))
+            .and_where(Expr::col(alias("id")).eq(id));
+        let mut ins = Sql::insert();
+        ins.into_table(alias(table))
+            .columns(columns.iter().map(|c| alias(c)))
+            .select_from(s)
+            .map_err(sea_error)?;
+        self.w.insert_id(&ins)
+    }
+
+    /// The `_cmps` rows of an entity, in attribute order, then `order` (NULL first), then id.
+    pub fn components_of(
+        &self,
+        schema: &Schema,
+        entity: i64,
+    ) -> Result<Vec<ComponentLink>, StoreError> {
+        let Some(cmps) = &schema.layout.cmps_table else {
+            return Ok(Vec::new());
+        };
+        let mut s = self.select_from(cmps);
+        s.columns(["cmp_id", "component_type", "field", "order", "id"].map(alias))
+            .and_where(Expr::col(alias("entity_id")).eq(entity))
+            .order_by(alias("id"), Order::Asc);
+        let rows = query_map(self.w, &s, |r| {
+            Ok((
+                ComponentLink {
+                    cmp_id: r.int(0)?,
+                    component_type: r.opt_text(1)?.unwrap_or_default(),
+                    field: r.opt_text(2)?.unwrap_or_default(),
+                    order: opt_f64(r, 3)?,
+                },
+                r.int(4)?,
+            ))
+        })?;
+        Ok(in_attribute_order(schema, rows, |c| (&c.field, c.order)))
+    }
+
+    /// Inserts a `_cmps` row.
+    pub fn insert_component_link(
+        &self,
+        schema: &Schema,
+        entity: i64,
+        link: &ComponentLink,
+    ) -> Result<(), StoreError> {
+        let Some(cmps) = &schema.layout.cmps_table else {
+            return Err(StoreError::Other(format!(
+                "{} has no components table",
+                schema.uid
+            )));
+        };
+        self.insert(
+            cmps,
+            &[
+                ("entity_id", StoredValue::Integer(entity)),
+                ("cmp_id", StoredValue::Integer(link.cmp_id)),
+                (
+                    "component_type",
+                    StoredValue::Text(link.component_type.clone()),
+                ),
+                ("field", StoredValue::Text(link.field.clone())),
+                (
+                    "order",
+                    link.order.map_or(StoredValue::Null, StoredValue::Real),
+                ),
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn media_table(&self) -> Option<&'a MorphTable> {
+        self.model.media_table()
+    }
+
+    /// The files attached to a row, by attribute order, then `order`, then id.
+    pub fn media_of(&self, schema: &Schema, id: i64) -> Result<Vec<MediaLink>, StoreError> {
+        let Some(m) = self.media_table() else {
+            return Ok(Vec::new());
+        };
+        let mut s = self.select_from(&m.table);
+        s.columns([m.owner_column.as_str(), "field", "order", "id"].map(alias))
+            .and_where(Expr::col(alias(&m.id_column)).eq(id))
+            .and_where(Expr::col(alias(&m.type_column)).eq(schema.uid.as_str()))
+            .order_by(alias("id"), Order::Asc);
+        let rows = query_map(self.w, &s, |r| {
+            Ok((
+                MediaLink {
+                    file_id: r.int(0)?,
+                    field: r.opt_text(1)?.unwrap_or_default(),
+                    order: opt_f64(r, 2)?,
+                },
+                r.int(3)?,
+            ))
+        })?;
+        Ok(in_attribute_order(schema, rows, |m| (&m.field, m.order)))
+    }
+
+    /// Attaches a file to a row.
+    pub fn insert_media(
+        &self,
+        schema: &Schema,
+        id: i64,
+        link: &MediaLink,
+    ) -> Result<(), StoreError> {
+        let Some(m) = self.media_table() else {
+            return Err(StoreError::Other("the model has no media table".into()));
+        };
+        self.insert(
+            &m.table,
+            &[
+                (m.owner_column.as_str(), StoredValue::Integer(link.file_id)),
+                (m.id_column.as_str(), StoredValue::Integer(id)),
+                (
+                    m.type_column.as_str(),
+                    StoredValue::Text(schema.uid.as_str().to_string()),
+                ),
+                ("field", StoredValue::Text(link.field.clone())),
+                (
+                    "order",
+                    link.order.map_or(StoredValue::Null, StoredValue::Real),
+                ),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Detaches every file of one attribute of a row (`field`), or of every attribute.
+    pub fn delete_media(
+        &self,
+        schema: &Schema,
+        id: i64,
+        field: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let Some(m) = self.media_table() else {
+            return Ok(());
+        };
+        let mut del = Sql::delete();
+        del.from_table(alias(&m.table))
+            .and_where(Expr::col(alias(&m.id_column)).eq(id))
+            .and_where(Expr::col(alias(&m.type_column)).eq(schema.uid.as_str()));
+        if let Some(field) = field {
+            del.and_where(Expr::col(alias("field")).eq(field));
+        }
+        self.run(Change::Delete(&del))?;
+        Ok(())
+    }
+
+    /// Every link table that holds rows of `schema`, with the end that holds them: the
+    /// relations it owns, and those of other schemas (and its own) that target it.
+    pub fn touching(&self, schema: SchemaId) -> Vec<Touching<'a>> {
+        let mut out = Vec::new();
+        for s in self.model.schemas() {
+            for a in &s.attributes {
+                let AttributeKind::Relation(r) = &a.kind else {
+                    continue;
+                };
+                let RelationStorage::LinkTable(lt) = &r.storage else {
+                    continue;
+                };
+                if s.id == schema {
+                    out.push(Touching {
+                        table: lt,
+                        end: End::Owner,
+                        owner: s.id,
+                        attribute: &a.name,
+                    });
+                }
+                if r.target == Some(schema) {
+                    out.push(Touching {
+                        table: lt,
+                        end: End::Target,
+                        owner: s.id,
+                        attribute: &a.name,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The link rows of `id` at `end` of `lt`, ordered by that end's order column
+    /// (`tag_ord` for the owner, `article_ord` for the target), then id.
+    pub fn links(&self, lt: &LinkTable, end: End, id: i64) -> Result<Vec<LinkRow>, StoreError> {
+        let mut s = self.select_from(&lt.table);
+        let null = || Expr::val(Option::<f64>::None);
+        s.column(alias("id"))
+            .column(alias(end.other().column(lt)))
+            .expr(
+                lt.owner_order
+                    .as_deref()
+                    .map_or_else(null, |c| Expr::col(alias(c))),
+            )
+            .expr(
+                lt.inverse_order
+                    .as_deref()
+                    .map_or_else(null, |c| Expr::col(alias(c))),
+            )
+            .and_where(Expr::col(alias(end.column(lt))).eq(id))
+            .order_by(alias("id"), Order::Asc);
+        let mut rows = query_map(self.w, &s, |r| {
+            Ok(LinkRow {
+                id: r.int(0)?,
+                other: r.int(1)?,
+                owner_order: opt_f64(r, 2)?,
+                inverse_order: opt_f64(r, 3)?,
+            })
+        })?;
+        let key = |l: &LinkRow| match end {
+            End::Owner => l.owner_order,
+            End::Target => l.inverse_order,
+        };
+        rows.sort_by(|a, b| {
+            key(a)
+                .unwrap_or(f64::INFINITY)
+                .total_cmp(&key(b).unwrap_or(f64::INFINITY))
+                .then(a.id.cmp(&b.id))
+        });
+        Ok(rows)
+    }
+
+    /// Inserts a link row.
+    pub fn insert_link(
+        &self,
+        lt: &LinkTable,
+        owner: i64,
+        target: i64,
+        owner_order: Option<f64>,
+        inverse_order: Option<f64>,
+    ) -> Result<(), StoreError> {
+        let mut values = vec![
+            (lt.owner_column.as_str(), StoredValue::Integer(owner)),
+            (lt.target_column.as_str(), StoredValue::Integer(target)),
+        ];
+        if let Some(c) = &lt.owner_order {
+            values.push((c, owner_order.map_or(StoredValue::Null, StoredValue::Real)));
+        }
+        if let Some(c) = &lt.inverse_order {
+            values.push((
+                c,
+                inverse_order.map_or(StoredValue::Null, StoredValue::Real),
+            ));
+        }
+        self.insert(&lt.table, &values)?;
+        Ok(())
+    }
+
+    /// The largest inverse order of the links to `target` (0 when there is none): a new
+    /// link goes after it in the target's list.
+    pub fn max_inverse_order(&self, lt: &LinkTable, target: i64) -> Result<f64, StoreError> {
+        let Some(c) = &lt.inverse_order else {
+            return Ok(0.0);
+        };
+        let mut s = self.select_from(&lt.table);
+        s.expr(Expr::col(alias(c)).max())
+            .and_where(Expr::col(alias(&lt.target_column)).eq(target));
+        Ok(query_map(self.w, &s, |r| opt_f64(r, 0))?
+            .into_iter()
+            .flatten()
+            .next()
+            .unwrap_or(0.0))
+    }
+
+    /// Deletes the link rows of `id` at `end` of `lt`.
+    pub fn delete_links(&self, lt: &LinkTable, end: End, id: i64) -> Result<(), StoreError> {
+        let mut del = Sql::delete();
+        del.from_table(alias(&lt.table))
+            .and_where(Expr::col(alias(end.column(lt))).eq(id));
+        self.run(Change::Delete(&del))?;
+        Ok(())
+    }
+
+    /// Deletes one link row by its id.
+    pub fn delete_link(&self, lt: &LinkTable, link_id: i64) -> Result<(), StoreError> {
+        let mut del = Sql::delete();
+        del.from_table(alias(&lt.table))
+            .and_where(Expr::col(alias("id")).eq(link_id));
+        self.run(Change::Delete(&del))?;
+        Ok(())
+    }
+
+    /// The row of `schema`'s document `document_id` in `locale` with the given publication
+    /// state, if there is one.
+    pub fn version_row(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: Option<&str>,
+        published: bool,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias("document_id")).eq(document_id))
+            .order_by(alias("id"), Order::Asc)
+            .limit(1);
+        if let Some(l) = locale {
+            s.and_where(Expr::col(alias("locale")).eq(l));
+        }
+        if schema.draft_and_publish {
+            let p = Expr::col(alias("published_at"));
+            s.and_where(if published {
+                p.is_not_null()
+            } else {
+                p.is_null()
+            });
+        }
+        Ok(query_map(self.w, &s, |r| r.int(0))?.into_iter().next())
+    }
+
+    /// The `document_id` and `locale` of a row.
+    pub fn identity(
+        &self,
+        schema: &Schema,
+        id: i64,
+    ) -> Result<Option<(String, Option<String>)>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.columns(["document_id", "locale"].map(alias))
+            .and_where(Expr::col(alias("id")).eq(id));
+        Ok(query_map(self.w, &s, |r| {
+            Ok((r.opt_text(0)?.unwrap_or_default(), r.opt_text(1)?))
+        })?
+        .into_iter()
+        .next())
+    }
+
+    /// Whether row `id` of `schema` exists.
+    pub fn row_exists(&self, schema: &Schema, id: i64) -> Result<bool, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias("id")).eq(id));
+        Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
+    }
+
+    /// The `locale` of a row of a content type (`None` for components and types that are
+    /// not localized).
+    pub fn identity_locale(&self, schema: &Schema, id: i64) -> Result<Option<String>, StoreError> {
+        if !schema.is_content_type() {
+            return Ok(None);
+        }
+        Ok(self.identity(schema, id)?.and_then(|(_, l)| l))
+    }
+
+    /// Whether another document holds `value` in `column`, in the same locale and
+    /// publication state (Strapi's `unique`).
+    pub fn value_taken(
+        &self,
+        schema: &Schema,
+        column: &str,
+        value: &StoredValue,
+        document_id: &str,
+        locale: Option<&str>,
+        published: bool,
+    ) -> Result<bool, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias(column)).eq(stored_expr(self.dialect(), value)))
+            .and_where(Expr::col(alias("document_id")).ne(document_id))
+            .limit(1);
+        if let Some(l) = locale {
+            s.and_where(Expr::col(alias("locale")).eq(l));
+        }
+        if schema.draft_and_publish {
+            let p = Expr::col(alias("published_at"));
+            s.and_where(if published {
+                p.is_not_null()
+            } else {
+                p.is_null()
+            });
+        }
+        Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
+    }
+
+    /// Deletes a row of `schema` and everything that hangs off it: its components
+    /// (recursively), its link rows on either side of every relation, and its media links.
+    pub fn delete_row(&self, schema: &Schema, id: i64) -> Result<(), StoreError> {
+        for c in self.components_of(schema, id)? {
+            if let Some(cs) = self.model.by_uid(&c.component_type) {
+                self.delete_row(cs, c.cmp_id)?;
+            }
+        }
+        if let Some(cmps) = &schema.layout.cmps_table {
+            let mut del = Sql::delete();
+            del.from_table(alias(cmps))
+                .and_where(Expr::col(alias("entity_id")).eq(id));
+            self.run(Change::Delete(&del))?;
+        }
+        for t in self.touching(schema.id) {
+            self.delete_links(t.table, t.end, id)?;
+        }
+        self.delete_media(schema, id, None)?;
+        let mut del = Sql::delete();
+        del.from_table(alias(&schema.layout.table))
+            .and_where(Expr::col(alias("id")).eq(id));
+        self.run(Change::Delete(&del))?;
+        Ok(())
+    }
+
+    /// Copies a component row with its own components, links and media; returns the new
+    /// row's id. Link targets go through `target_row` (a publish points them at the
+    /// published version); `None` drops the link.
+    pub fn copy_component(
+        &self,
+        schema: &Schema,
+        id: i64,
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<i64, StoreError> {
+        let children = self.copy_components(schema, id, target_row)?;
+        let columns = copied_columns(schema);
+        let new = self.copy_row(&schema.layout.table, &columns, id)?;
+        for c in &children {
+            self.insert_component_link(schema, new, c)?;
+        }
+        self.copy_owned_links(schema, id, new, target_row)?;
+        for m in self.media_of(schema, id)? {
+            self.insert_media(schema, new, &m)?;
+        }
+        Ok(new)
+    }
+
+    /// Copies the components of row `id` (recursively); returns the `_cmps` rows the
+    /// copy needs, pointing at the new component rows.
+    pub fn copy_components(
+        &self,
+        schema: &Schema,
+        id: i64,
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<Vec<ComponentLink>, StoreError> {
+        let mut out: Vec<ComponentLink> = Vec::new();
+        for c in self.components_of(schema, id)? {
+            let Some(cs) = self.model.by_uid(&c.component_type) else {
+                continue;
+            };
+            // A `_cmps` row may point at nothing (Strapi leaves those behind when a zone
+            // is emptied): there is nothing to copy.
+            if !self.row_exists(cs, c.cmp_id)? {
+                continue;
+            }
+            // A zone item of a component the zone does not list is stored (Strapi does not
+            // check) but not read back, so a copy leaves it out (`cmp-invalid`).
+            if let Some(AttributeKind::DynamicZone(z)) = schema.attribute(&c.field).map(|a| &a.kind)
+                && !z.components.contains(&cs.id)
+            {
+                continue;
+            }
+            let new = self.copy_component(cs, c.cmp_id, target_row)?;
+            // The copy is made as a create makes it: NULL for a single component, 1..n in
+            // each list.
+            let single = matches!(
+                schema.attribute(&c.field).map(|a| &a.kind),
+                Some(AttributeKind::Component(f)) if !f.repeatable
+            );
+            let place = out.iter().filter(|o| o.field == c.field).count() + 1;
+            out.push(ComponentLink {
+                cmp_id: new,
+                order: (!single).then_some(place as f64),
+                ..c
+            });
+        }
+        Ok(out)
+    }
+
+    /// Copies the link rows that row `from` owns onto row `to`, with their order values,
+    /// each target mapped through `target_row`.
+    fn copy_owned_links(
+        &self,
+        schema: &Schema,
+        from: i64,
+        to: i64,
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<(), StoreError> {
+        for a in &schema.attributes {
+            let AttributeKind::Relation(r) = &a.kind else {
+                continue;
+            };
+            let (RelationStorage::LinkTable(lt), Some(target)) = (&r.storage, r.target) else {
+                continue;
+            };
+            for l in self.links(lt, End::Owner, from)? {
+                if let Some(t) = target_row(target, l.other)? {
+                    self.insert_link(lt, to, t, l.owner_order, l.inverse_order)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rows of an entity's attributes (`_cmps`, `files_related_mph`), each with its row id,
+/// sorted by attribute (schema order), then `order` (NULL first), then id.
+fn in_attribute_order<T>(
+    schema: &Schema,
+    mut rows: Vec<(T, i64)>,
+    key: impl Fn(&T) -> (&str, Option<f64>),
+) -> Vec<T> {
+    let place = |field: &str| schema.attribute_id(field).map_or(usize::MAX, |a| a.index());
+    rows.sort_by(|(a, ia), (b, ib)| {
+        let ((fa, oa), (fb, ob)) = (key(a), key(b));
+        place(fa)
+            .cmp(&place(fb))
+            .then(
+                oa.unwrap_or(f64::NEG_INFINITY)
+                    .total_cmp(&ob.unwrap_or(f64::NEG_INFINITY)),
+            )
+            .then(ia.cmp(ib))
+    });
+    rows.into_iter().map(|(t, _)| t).collect()
+}
+
+/// The columns a copy of a row carries: all but `id`.
+pub fn copied_columns(schema: &Schema) -> Vec<&str> {
+    schema
+        .layout
+        .columns
+        .iter()
+        .filter(|c| c.role != ColumnRole::Id)
+        .map(|c| c.name.as_str())
+        .collect()
+}

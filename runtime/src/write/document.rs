@@ -1,0 +1,1320 @@
+//! A document write as Strapi 5.54's document service makes it, as row changes in one
+//! transaction (see `tests/fixtures/blog/writes/README.md` for what each rule is seen in):
+//!
+//! * **create**: a draft row (attributes given, schema defaults, `created_at` =
+//!   `updated_at` = now), its components, media and links; then, for a
+//!   draft-and-publish type asked `published`, a publish. A type without draft and
+//!   publish gets one row with `published_at` set.
+//! * **update**: the draft of (document, locale) updated in place (`updated_at` = now),
+//!   the given components, media and relations replaced; then a publish unless
+//!   `?status=draft`. A document that exists in other locales only gets a new
+//!   localization (its non-localized attributes copied from another locale). The
+//!   non-localized attributes given are copied to the other locales' rows of the
+//!   request's status.
+//! * **publish**: the old published row of (document, locale) is deleted with everything
+//!   hanging off it, and the draft is copied under a new id with `published_at` = now:
+//!   its components copied, its media and links copied with each target mapped to its
+//!   published version (a target without one is not linked). Order columns follow
+//!   Strapi's publish: a link that the old published row had keeps its inverse order, a
+//!   first publish keeps the draft's, a new one goes last. Links that other types hold to
+//!   the old published row through a one-way relation move to the new row.
+//! * **delete**: every row of the document in the locale (or all, for `*`), with its
+//!   components, links and media.
+
+use serde_json::{Map, Value};
+
+use super::WriteStatus;
+use super::error::WriteError;
+use super::input::{
+    ComponentInput, FileRef, FileRefKey, Input, Position, RelationInput, RelationRef,
+};
+use super::relations;
+use crate::schema::{
+    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, ScalarType,
+    Schema, SchemaId,
+};
+use crate::store::StoreError;
+use crate::store::document_id::DocumentIds;
+use crate::store::rows::{ComponentLink, End, LinkRow, MediaLink, Rows, Touching, copied_columns};
+use crate::store::seam::{StoredValue, Writer};
+
+/// Which locales a delete removes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocaleScope {
+    /// One locale (`None` for a type that is not localized).
+    One(Option<String>),
+    /// Every locale (`?locale=*`).
+    All,
+}
+
+/// One document write inside one transaction.
+pub struct DocumentWrite<'a> {
+    rows: Rows<'a>,
+    model: &'a Model,
+    schema: &'a Schema,
+    now: i64,
+    /// The request's data as some of Strapi's errors show it.
+    shown: Option<&'a Value>,
+    /// The default locale (relations from a type that is not localized go to it).
+    default_locale: &'a str,
+    /// Whether the request's query has `fields`: Strapi then selects the old published
+    /// links it keeps order values from with those fields, finds none, and gives a first
+    /// publish's links the last place instead of the draft link's (`create-response-params`).
+    answer_has_fields: bool,
+}
+
+/// What a publish keeps of the old published row before deleting it.
+#[derive(Default)]
+struct Carried {
+    /// Whether there was an old published row.
+    existed: bool,
+    /// Its owned links, per link table.
+    owned: Vec<(String, Vec<LinkRow>)>,
+    /// Its links seen from the target end (inverse sides and one-way relations of
+    /// others), per link table.
+    incoming: Vec<(String, Vec<LinkRow>)>,
+}
+
+impl Carried {
+    fn owned(&self, table: &str) -> Option<&[LinkRow]> {
+        self.owned
+            .iter()
+            .find(|(t, _)| t == table)
+            .map(|(_, l)| l.as_slice())
+    }
+
+    fn incoming(&self, table: &str) -> Option<&[LinkRow]> {
+        self.incoming
+            .iter()
+            .find(|(t, _)| t == table)
+            .map(|(_, l)| l.as_slice())
+    }
+}
+
+fn column(schema: &Schema, attr: AttrId) -> Option<&str> {
+    schema
+        .attributes
+        .get(attr.index())
+        .and_then(|a| a.column.as_deref())
+}
+
+fn not_found_relation(key: &FileRefKey) -> WriteError {
+    let id = match key {
+        FileRefKey::DocumentId(d) => d.clone(),
+        FileRefKey::Id(i) => i.to_string(),
+    };
+    WriteError::bare(format!(
+        "Document with id \"{id}\", locale \"null\" not found"
+    ))
+}
+
+impl<'a> DocumentWrite<'a> {
+    /// A write of `schema`'s documents in transaction `w`, at `now` (epoch ms), with the
+    /// database's default locale.
+    pub fn new(
+        w: &'a dyn Writer,
+        model: &'a Model,
+        schema: &'a Schema,
+        now: i64,
+        default_locale: &'a str,
+    ) -> Self {
+        DocumentWrite {
+            rows: Rows::new(w, model),
+            model,
+            schema,
+            now,
+            shown: None,
+            default_locale,
+            answer_has_fields: false,
+        }
+    }
+
+    /// Whether the request's query has `fields` (see the field of that name).
+    pub fn answer_has_fields(mut self, yes: bool) -> Self {
+        self.answer_has_fields = yes;
+        self
+    }
+
+    /// The request's data as errors show it (`value` of a missing file's error).
+    pub fn showing(mut self, shown: &'a Value) -> Self {
+        self.shown = Some(shown);
+        self
+    }
+
+    fn table(&self) -> &str {
+        &self.schema.layout.table
+    }
+
+    /// Creates a document; returns its documentId.
+    pub fn create(
+        &self,
+        input: &Input,
+        given: &Map<String, Value>,
+        locale: Option<&str>,
+        status: WriteStatus,
+    ) -> Result<String, WriteError> {
+        let document_id = DocumentIds::new().next_id()?;
+        self.insert_version(&document_id, input, given, locale, status, &[])?;
+        Ok(document_id)
+    }
+
+    /// Inserts the draft (or only) row of a new version, with its parts, and publishes it
+    /// when asked. `base` holds values copied from another locale.
+    fn insert_version(
+        &self,
+        document_id: &str,
+        input: &Input,
+        given: &Map<String, Value>,
+        locale: Option<&str>,
+        status: WriteStatus,
+        base: &[(AttrId, StoredValue)],
+    ) -> Result<i64, WriteError> {
+        let dp = self.schema.draft_and_publish;
+        if !dp {
+            self.check_required_given(input, given)?;
+        }
+        let published_at = (!dp).then_some(self.now);
+        self.resolve_targets(self.schema, input, locale)?;
+        let id = self.insert_entry(self.schema, document_id, locale, input, base, published_at)?;
+        if !dp {
+            // A draft-and-publish type checks `unique` when it publishes (two drafts may
+            // share a value: `ext-unique-draft-then-publish`).
+            self.check_unique(document_id, locale, input)?;
+        }
+        self.write_parts(self.schema, id, input, false)?;
+        if dp && status == WriteStatus::Published {
+            self.publish(document_id, locale)?;
+        }
+        Ok(id)
+    }
+
+    /// Inserts a row of a content type.
+    fn insert_entry(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: Option<&str>,
+        input: &Input,
+        base: &[(AttrId, StoredValue)],
+        published_at: Option<i64>,
+    ) -> Result<i64, WriteError> {
+        let mut values: Vec<(&str, StoredValue)> = Vec::new();
+        // Strapi computes `published_at` first, so it is a little earlier than the rest.
+        for c in &schema.layout.columns {
+            let v = match c.role {
+                ColumnRole::Id | ColumnRole::CreatedBy | ColumnRole::UpdatedBy => continue,
+                ColumnRole::DocumentId => StoredValue::Text(document_id.to_string()),
+                ColumnRole::CreatedAt | ColumnRole::UpdatedAt => StoredValue::Timestamp(self.now),
+                ColumnRole::PublishedAt => {
+                    published_at.map_or(StoredValue::Null, StoredValue::Timestamp)
+                }
+                ColumnRole::Locale => {
+                    locale.map_or(StoredValue::Null, |l| StoredValue::Text(l.to_string()))
+                }
+                ColumnRole::Attribute(a) => match attribute_value(schema, a, input, base) {
+                    Some(v) => v,
+                    None => continue,
+                },
+            };
+            values.push((c.name.as_str(), v));
+        }
+        Ok(self.rows.insert(&schema.layout.table, &values)?)
+    }
+
+    /// Updates a document in one locale, or adds that locale to it. `NotFound` when the
+    /// document exists in no locale.
+    pub fn update(
+        &self,
+        document_id: &str,
+        input: &Input,
+        given: &Map<String, Value>,
+        locale: Option<&str>,
+        status: WriteStatus,
+    ) -> Result<(), WriteError> {
+        let versions = self.rows.versions(self.schema, document_id)?;
+        if versions.is_empty() {
+            return Err(WriteError::NotFound);
+        }
+        let dp = self.schema.draft_and_publish;
+        let mine: Vec<_> = versions
+            .iter()
+            .filter(|v| v.locale.as_deref() == locale)
+            .collect();
+        let draft = mine.iter().find(|v| !dp || !v.published).map(|v| v.id);
+        match draft {
+            None => {
+                // A new localization: the non-localized attributes of an existing row.
+                let source = versions
+                    .iter()
+                    .find(|v| !v.published)
+                    .or(versions.first())
+                    .map(|v| v.id);
+                let base = match source {
+                    Some(id) => self.non_localized_values(id)?,
+                    None => Vec::new(),
+                };
+                self.insert_version(document_id, input, given, locale, status, &base)?;
+            }
+            Some(id) => {
+                let mut values = self.scalar_values(self.schema, input);
+                values.push(("updated_at", StoredValue::Timestamp(self.now)));
+                if !dp {
+                    values.push(("published_at", StoredValue::Timestamp(self.now)));
+                }
+                self.check_required_nulls(input)?;
+                self.resolve_targets(self.schema, input, locale)?;
+                self.rows.update(self.table(), id, &values)?;
+                if !dp {
+                    self.check_unique(document_id, locale, input)?;
+                }
+                self.write_parts(self.schema, id, input, true)?;
+                if dp && status == WriteStatus::Published {
+                    self.publish(document_id, locale)?;
+                }
+            }
+        }
+        self.sync_non_localized(
+            document_id,
+            locale,
+            input,
+            !dp || status == WriteStatus::Published,
+        )?;
+        Ok(())
+    }
+
+    /// The given scalar values as columns to set.
+    fn scalar_values<'s>(&self, schema: &'s Schema, input: &Input) -> Vec<(&'s str, StoredValue)> {
+        input
+            .scalars
+            .iter()
+            .filter_map(|(a, v)| column(schema, *a).map(|c| (c, v.clone())))
+            .collect()
+    }
+
+    fn is_non_localized(&self, attr: &Attribute) -> bool {
+        self.schema.localized
+            && attr.localized == Some(false)
+            && matches!(attr.kind, AttributeKind::Scalar(_))
+    }
+
+    /// The non-localized attributes of row `id`.
+    fn non_localized_values(&self, id: i64) -> Result<Vec<(AttrId, StoredValue)>, WriteError> {
+        let attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| self.is_non_localized(a) && a.column.is_some())
+            .collect();
+        let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
+        let values = self.rows.values(self.table(), id, &columns)?;
+        Ok(attrs.iter().map(|a| a.id).zip(values).collect())
+    }
+
+    /// Copies the given non-localized attributes to the other locales' rows of the same
+    /// publication state.
+    fn sync_non_localized(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        input: &Input,
+        published: bool,
+    ) -> Result<(), WriteError> {
+        let Some(locale) = locale else {
+            return Ok(());
+        };
+        let values: Vec<(&str, StoredValue)> = input
+            .scalars
+            .iter()
+            .filter(|(a, _)| {
+                self.schema
+                    .attributes
+                    .get(a.index())
+                    .is_some_and(|attr| self.is_non_localized(attr))
+            })
+            .filter_map(|(a, v)| column(self.schema, *a).map(|c| (c, v.clone())))
+            .collect();
+        if values.is_empty() {
+            return Ok(());
+        }
+        let mut values = values;
+        values.push(("updated_at", StoredValue::Timestamp(self.now)));
+        self.rows
+            .update_other_locales(self.schema, document_id, locale, published, &values)?;
+        Ok(())
+    }
+
+    /// Deletes the document's rows in `scope`. A document that does not exist is no error.
+    pub fn delete(&self, document_id: &str, scope: &LocaleScope) -> Result<(), WriteError> {
+        for v in self.rows.versions(self.schema, document_id)? {
+            let hit = match scope {
+                LocaleScope::All => true,
+                LocaleScope::One(l) => v.locale.as_deref() == l.as_deref(),
+            };
+            if hit {
+                self.rows.delete_row(self.schema, v.id)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Publishes the draft of (document, locale).
+    fn publish(&self, document_id: &str, locale: Option<&str>) -> Result<(), WriteError> {
+        let Some(draft) = self
+            .rows
+            .version_row(self.schema, document_id, locale, false)?
+        else {
+            return Ok(());
+        };
+        self.check_published(document_id, locale, draft)?;
+        let old = self
+            .rows
+            .version_row(self.schema, document_id, locale, true)?;
+        let carried = match old {
+            Some(id) => {
+                let c = self.carry(id)?;
+                self.rows.delete_row(self.schema, id)?;
+                c
+            }
+            None => Carried::default(),
+        };
+        let columns = copied_columns(self.schema);
+        let new = self.rows.copy_row(self.table(), &columns, draft)?;
+        self.rows.update(
+            self.table(),
+            new,
+            &[("published_at", StoredValue::Timestamp(self.now))],
+        )?;
+        let mut to_published = |s: SchemaId, row: i64| self.published_row(s, row);
+        let children = self
+            .rows
+            .copy_components(self.schema, draft, &mut to_published)?;
+        for c in &children {
+            self.rows.insert_component_link(self.schema, new, c)?;
+        }
+        self.publish_links(document_id, draft, new, &carried)?;
+        for m in self.rows.media_of(self.schema, draft)? {
+            self.rows.insert_media(self.schema, new, &m)?;
+        }
+        Ok(())
+    }
+
+    /// The links of the old published row that the new one keeps something of.
+    fn carry(&self, old: i64) -> Result<Carried, WriteError> {
+        let mut c = Carried {
+            existed: true,
+            ..Carried::default()
+        };
+        for t in self.rows.touching(self.schema.id) {
+            let links = self.rows.links(t.table, t.end, old)?;
+            match t.end {
+                End::Owner => c.owned.push((t.table.table.clone(), links)),
+                End::Target => c.incoming.push((t.table.table.clone(), links)),
+            }
+        }
+        Ok(c)
+    }
+
+    /// The row a link from a published row points at for a target row: the target's
+    /// published version (same document and locale) for a draft-and-publish type, the row
+    /// itself otherwise.
+    fn published_row(&self, schema: SchemaId, row: i64) -> Result<Option<i64>, StoreError> {
+        let s = self.model.schema(schema);
+        if !s.draft_and_publish {
+            return Ok(Some(row));
+        }
+        let Some((doc, locale)) = self.rows.identity(s, row)? else {
+            return Ok(None);
+        };
+        self.rows.version_row(s, &doc, locale.as_deref(), true)
+    }
+
+    /// Whether `t` (a link table seen from its target end) is the inverse side of one of
+    /// this schema's attributes.
+    fn mapped_here(&self, t: &Touching<'_>) -> bool {
+        self.schema.attributes.iter().any(|a| {
+            matches!(&a.kind, AttributeKind::Relation(r) if matches!(
+                &r.storage,
+                RelationStorage::MappedBy { owner, owner_attribute }
+                    if *owner == t.owner
+                        && self.model.schema(*owner).attributes.get(owner_attribute.index())
+                            .is_some_and(|oa| oa.name == t.attribute)
+            ))
+        })
+    }
+
+    /// The links of the new published row: the draft's owned links and inverse-side links
+    /// with each other end mapped to its published version, and the one-way links others
+    /// held to the old published row.
+    fn publish_links(
+        &self,
+        document_id: &str,
+        draft: i64,
+        new: i64,
+        carried: &Carried,
+    ) -> Result<(), WriteError> {
+        for t in self.rows.touching(self.schema.id) {
+            let lt = t.table;
+            match t.end {
+                End::Owner => {
+                    let Some(target) = self.relation_target(t.owner, t.attribute) else {
+                        continue;
+                    };
+                    // A self-relation's pairs are re-created with the draft link's order
+                    // values (`self-referential-relations.js`).
+                    let own_kind = target == self.schema.id;
+                    let old = carried.owned(&lt.table);
+                    let mut place = 0.0;
+                    for l in self.rows.links(lt, End::Owner, draft)? {
+                        let Some(other) = self.published_row(target, l.other)? else {
+                            continue;
+                        };
+                        place += 1.0;
+                        let (near, far) = if own_kind {
+                            (l.owner_order, l.inverse_order)
+                        } else {
+                            let far = self.kept_order(
+                                lt,
+                                carried.existed,
+                                old,
+                                other,
+                                l.inverse_order,
+                                End::Owner,
+                            )?;
+                            (lt.owner_order.as_ref().map(|_| place), far)
+                        };
+                        self.rows.insert_link(lt, new, other, near, far)?;
+                    }
+                }
+                End::Target if self.mapped_here(&t) => {
+                    let old = carried.incoming(&lt.table);
+                    let single_owner = self.owner_has_one(&t);
+                    let own_kind = t.owner == self.schema.id;
+                    let mut place = 0.0;
+                    for l in self.rows.links(lt, End::Target, draft)? {
+                        // A row linked to itself (a category its own parent): the owning
+                        // side above has copied that link already.
+                        if own_kind && l.other == draft {
+                            continue;
+                        }
+                        let Some(other) = self.published_row(t.owner, l.other)? else {
+                            continue;
+                        };
+                        place += 1.0;
+                        if single_owner {
+                            // The published row is created through `attachRelations`: a
+                            // row at the other end that may link to one row of this type
+                            // loses its links to other documents first.
+                            self.unlink_other_documents(lt, other, document_id)?;
+                        }
+                        let (owner_order, near) = if own_kind {
+                            (l.owner_order, l.inverse_order)
+                        } else {
+                            let owner_order = self.kept_order(
+                                lt,
+                                carried.existed,
+                                old,
+                                other,
+                                l.owner_order,
+                                End::Target,
+                            )?;
+                            (owner_order, lt.inverse_order.as_ref().map(|_| place))
+                        };
+                        self.rows.insert_link(lt, other, new, owner_order, near)?;
+                    }
+                }
+                End::Target => {
+                    for l in carried.incoming(&lt.table).unwrap_or_default() {
+                        self.rows
+                            .insert_link(lt, l.other, new, l.owner_order, l.inverse_order)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The order value a published link keeps at the far end's list: the old published
+    /// link's to the same row, else (first publish) the draft link's, else last.
+    fn kept_order(
+        &self,
+        lt: &LinkTable,
+        existed: bool,
+        old: Option<&[LinkRow]>,
+        other: i64,
+        draft_value: Option<f64>,
+        near: End,
+    ) -> Result<Option<f64>, WriteError> {
+        let far_column = match near {
+            End::Owner => &lt.inverse_order,
+            End::Target => &lt.owner_order,
+        };
+        if far_column.is_none() {
+            return Ok(None);
+        }
+        if let Some(l) = old.and_then(|o| o.iter().find(|l| l.other == other)) {
+            let v = match near {
+                End::Owner => l.inverse_order,
+                End::Target => l.owner_order,
+            };
+            return Ok(v);
+        }
+        if !existed && !self.answer_has_fields {
+            return Ok(draft_value);
+        }
+        Ok(Some(self.max_order(lt, near, other)? + 1.0))
+    }
+
+    /// The largest order value of the links of row `other` at the far end.
+    fn max_order(&self, lt: &LinkTable, near: End, other: i64) -> Result<f64, WriteError> {
+        Ok(match near {
+            End::Owner => self.rows.max_inverse_order(lt, other)?,
+            End::Target => self
+                .rows
+                .links(lt, End::Owner, other)?
+                .iter()
+                .filter_map(|l| l.owner_order)
+                .fold(0.0, f64::max),
+        })
+    }
+
+    /// Whether the owning attribute behind `t` links each owner row to one row of this
+    /// type (manyToOne, oneToOne: this side is oneToMany or oneToOne).
+    fn owner_has_one(&self, t: &Touching<'_>) -> bool {
+        match self
+            .model
+            .schema(t.owner)
+            .attribute(t.attribute)
+            .map(|a| &a.kind)
+        {
+            Some(AttributeKind::Relation(r)) => !r.kind.is_to_many(),
+            _ => false,
+        }
+    }
+
+    /// Deletes the links of owner row `owner` in `lt` to rows of other documents than
+    /// this write's.
+    fn unlink_other_documents(
+        &self,
+        lt: &LinkTable,
+        owner: i64,
+        document_id: &str,
+    ) -> Result<(), WriteError> {
+        for l in self.rows.links(lt, End::Owner, owner)? {
+            let doc = self.rows.identity(self.schema, l.other)?.map(|(d, _)| d);
+            if doc.as_deref() != Some(document_id) {
+                self.rows.delete_link(lt, l.id)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn relation_target(&self, owner: SchemaId, attribute: &str) -> Option<SchemaId> {
+        match &self.model.schema(owner).attribute(attribute)?.kind {
+            AttributeKind::Relation(r) => r.target,
+            _ => None,
+        }
+    }
+
+    /// Writes the components, media and relations given for row `id` of `schema`.
+    /// `replace`: the row exists, so each given attribute's old parts go first.
+    fn write_parts(
+        &self,
+        schema: &Schema,
+        id: i64,
+        input: &Input,
+        replace: bool,
+    ) -> Result<(), WriteError> {
+        if replace {
+            // Strapi's `updateComponents`: items with an id are updated in place.
+            self.update_components(schema, id, &input.components)?;
+        }
+        for (attr, items) in input.components.iter().filter(|_| !replace) {
+            let Some(a) = schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            // A create's `attachRelations`: a single component's row without `order`
+            // (oneToOne has no order column), 1..n in a list.
+            let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
+            for (i, item) in items.iter().enumerate() {
+                let cmp_id = self.create_component(item)?;
+                let cs = self.model.schema(item.schema);
+                self.rows.insert_component_link(
+                    schema,
+                    id,
+                    &ComponentLink {
+                        cmp_id,
+                        component_type: cs.uid.as_str().to_string(),
+                        field: a.name.clone(),
+                        order: (!single).then_some((i + 1) as f64),
+                    },
+                )?;
+            }
+        }
+        for (attr, files) in &input.media {
+            let Some(a) = schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            if replace {
+                self.rows.delete_media(schema, id, Some(&a.name))?;
+            }
+            let ids = self.file_ids(files)?;
+            for (i, file_id) in ids.into_iter().enumerate() {
+                self.rows.insert_media(
+                    schema,
+                    id,
+                    &MediaLink {
+                        file_id,
+                        field: a.name.clone(),
+                        order: Some((i + 1) as f64),
+                    },
+                )?;
+            }
+        }
+        for (attr, change) in &input.relations {
+            let Some(a) = schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            self.write_relation(schema, id, a, change, !replace)?;
+        }
+        Ok(())
+    }
+
+    /// Inserts a component instance (its own components first); returns its row id.
+    fn create_component(&self, item: &ComponentInput) -> Result<i64, WriteError> {
+        let cs = self.model.schema(item.schema);
+        let mut values: Vec<(&str, StoredValue)> = Vec::new();
+        for c in &cs.layout.columns {
+            if let ColumnRole::Attribute(a) = c.role
+                && let Some(v) = attribute_value(cs, a, &item.input, &[])
+            {
+                values.push((c.name.as_str(), v));
+            }
+        }
+        // Nested components are created before their parent row.
+        let mut nested = Vec::new();
+        for (attr, items) in &item.input.components {
+            let Some(a) = cs.attributes.get(attr.index()) else {
+                continue;
+            };
+            let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
+            for (i, child) in items.iter().enumerate() {
+                let cmp_id = self.create_component(child)?;
+                nested.push(ComponentLink {
+                    cmp_id,
+                    component_type: self.model.schema(child.schema).uid.as_str().to_string(),
+                    field: a.name.clone(),
+                    order: (!single).then_some((i + 1) as f64),
+                });
+            }
+        }
+        let id = self.rows.insert(&cs.layout.table, &values)?;
+        for n in &nested {
+            self.rows.insert_component_link(cs, id, n)?;
+        }
+        let rest = Input {
+            scalars: Vec::new(),
+            components: Vec::new(),
+            media: item.input.media.clone(),
+            relations: item.input.relations.clone(),
+        };
+        self.write_parts(cs, id, &rest, false)?;
+        Ok(id)
+    }
+
+    /// Strapi's `updateComponents` for the component and dynamic-zone attributes given
+    /// for existing row `id` of `schema` (`document-service/components.js`), then the
+    /// `_cmps` rows its entity manager writes for them (`updateRelations`): attribute by
+    /// attribute, the old components not kept are deleted (`deleteOldComponents`,
+    /// `deleteOldDZComponents`), then each item is updated in place when it names one of
+    /// the row's components by id, else created; once every attribute is done, the
+    /// row's `_cmps` rows of each attribute are written by `relations::write_components`.
+    fn update_components(
+        &self,
+        schema: &Schema,
+        id: i64,
+        given: &[(AttrId, Vec<ComponentInput>)],
+    ) -> Result<(), WriteError> {
+        let mut joins: Vec<(&str, relations::ComponentJoin, Vec<relations::ComponentRef>)> =
+            Vec::new();
+        for (attr, items) in given {
+            let Some(a) = schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            let join = match &a.kind {
+                AttributeKind::Component(c) if c.repeatable => relations::ComponentJoin::Many,
+                AttributeKind::Component(_) => relations::ComponentJoin::One,
+                AttributeKind::DynamicZone(_) => relations::ComponentJoin::Zone,
+                _ => continue,
+            };
+            self.delete_old_components(
+                schema,
+                id,
+                a,
+                items,
+                join == relations::ComponentJoin::Zone,
+            )?;
+            let mut set = Vec::new();
+            for item in items {
+                let cmp_id = match item.id {
+                    Some(cmp_id) => {
+                        self.update_component(item, cmp_id)?;
+                        cmp_id
+                    }
+                    None => self.create_component(item)?,
+                };
+                set.push(relations::ComponentRef {
+                    cmp_id,
+                    component_type: self.model.schema(item.schema).uid.as_str().to_string(),
+                });
+            }
+            joins.push((a.name.as_str(), join, set));
+        }
+        if joins.is_empty() {
+            return Ok(());
+        }
+        let Some(table) = schema.layout.cmps_table.as_deref() else {
+            return Err(
+                StoreError::Other(format!("{} has no components table", schema.uid)).into(),
+            );
+        };
+        for (field, join, set) in &joins {
+            // A single component given null is `set: null`; anything else is a list.
+            let set = match join {
+                relations::ComponentJoin::One if set.is_empty() => None,
+                _ => Some(set.as_slice()),
+            };
+            relations::write_components(&self.rows, table, id, field, *join, set)?;
+        }
+        Ok(())
+    }
+
+    /// `deleteOldComponents` / `deleteOldDZComponents`: the components attribute `a` of
+    /// row `id` holds (those whose row exists, as Strapi's `load` finds them) that the
+    /// items do not name are deleted with everything under them. An item naming a
+    /// component the attribute does not hold (in a dynamic zone: id and uid) is refused
+    /// before anything is deleted.
+    fn delete_old_components(
+        &self,
+        schema: &Schema,
+        id: i64,
+        a: &Attribute,
+        items: &[ComponentInput],
+        zone: bool,
+    ) -> Result<(), WriteError> {
+        let mut held: Vec<(i64, &Schema)> = Vec::new();
+        for old in self.rows.components_of(schema, id)? {
+            if old.field != a.name {
+                continue;
+            }
+            let Some(cs) = self.model.by_uid(&old.component_type) else {
+                continue;
+            };
+            if self.rows.row_exists(cs, old.cmp_id)? {
+                held.push((old.cmp_id, cs));
+            }
+        }
+        let names = |item: &ComponentInput, cmp_id: i64, cs: &Schema| {
+            item.id == Some(cmp_id) && (!zone || item.schema == cs.id)
+        };
+        for item in items {
+            if item.id.is_some() && !held.iter().any(|(c, cs)| names(item, *c, cs)) {
+                // Strapi throws an `ApplicationError` for a component attribute and a
+                // plain `Error` with status 400 for a dynamic zone (answered as a 400
+                // named `Error`, without details); both are a 400 here.
+                return Err(WriteError::Application(format!(
+                    "Some of the provided components in {} are not related to the entity",
+                    a.name
+                )));
+            }
+        }
+        for (cmp_id, cs) in held {
+            if !items.iter().any(|item| names(item, cmp_id, cs)) {
+                self.rows.delete_row(cs, cmp_id)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `updateComponent`: component row `id` takes the item's values; its own
+    /// components, media and relations are updated as an existing row's are.
+    fn update_component(&self, item: &ComponentInput, id: i64) -> Result<(), WriteError> {
+        let cs = self.model.schema(item.schema);
+        let values = self.scalar_values(cs, &item.input);
+        self.rows.update(&cs.layout.table, id, &values)?;
+        self.write_parts(cs, id, &item.input, true)
+    }
+
+    /// Checks that every file and relation target the input names exists, before any row
+    /// is written, as Strapi's document service resolves them before it creates or
+    /// updates (a refused write then takes no id from a sequence).
+    fn resolve_targets(
+        &self,
+        schema: &Schema,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
+        for (_, files) in &input.media {
+            self.file_ids(files)?;
+        }
+        for (attr, change) in &input.relations {
+            let Some(AttributeKind::Relation(r)) =
+                schema.attributes.get(attr.index()).map(|a| &a.kind)
+            else {
+                continue;
+            };
+            let Some(target) = r.target.map(|t| self.model.schema(t)) else {
+                continue;
+            };
+            let entries: Vec<&RelationRef> = match change {
+                RelationInput::Set(list) => list.iter().collect(),
+                // Disconnecting what does not exist is no error.
+                RelationInput::Change { connect, .. } => connect.iter().collect(),
+            };
+            for e in entries {
+                self.target_rows(schema, target, e, locale)?;
+            }
+        }
+        for (_, items) in &input.components {
+            for item in items {
+                // A component's relations are resolved without a locale of their own, as
+                // `write_relation` resolves them for the component's row.
+                self.resolve_targets(self.model.schema(item.schema), &item.input, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The row ids of the files named, or Strapi's 400 for those that do not exist.
+    fn file_ids(&self, files: &[FileRef]) -> Result<Vec<i64>, WriteError> {
+        let Some(file) = self.model.upload_file() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut missing = 0;
+        for f in files {
+            let id = match f {
+                FileRef::Id(id) => self.rows.row_exists(file, *id)?.then_some(*id),
+                FileRef::DocumentId(d) => self.rows.version_row(file, d, None, false)?,
+            };
+            match id {
+                Some(id) if !out.contains(&id) => out.push(id),
+                Some(_) => {}
+                None => missing += 1,
+            }
+        }
+        if missing > 0 {
+            return Err(WriteError::field(
+                &[],
+                format!(
+                    "{missing} relation(s) of type plugin::upload.file associated with this entity do not exist"
+                ),
+                self.shown.cloned(),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The rows of `target` a relation entry names, as Strapi's document service resolves
+    /// them (`transform/relations/utils/dp.js`): a target without draft and publish has
+    /// one row; from a draft-and-publish source (every write here writes the draft, and a
+    /// component counts as its entity) the target's draft; from a source without draft
+    /// and publish, the version the entry's `status` names, or both versions when it
+    /// names none. A localized target is looked up in the entry's `locale`, else the
+    /// source row's, else the default locale.
+    fn target_rows(
+        &self,
+        source: &Schema,
+        target: &Schema,
+        entry: &RelationRef,
+        locale: Option<&str>,
+    ) -> Result<Vec<i64>, WriteError> {
+        let doc = match &entry.key {
+            FileRefKey::Id(id) => {
+                return if self.rows.row_exists(target, *id)? {
+                    Ok(vec![*id])
+                } else {
+                    Err(not_found_relation(&entry.key))
+                };
+            }
+            FileRefKey::DocumentId(doc) => doc,
+        };
+        let wanted = if target.localized {
+            entry
+                .locale
+                .as_deref()
+                .or(locale)
+                .or(Some(self.default_locale))
+        } else {
+            None
+        };
+        let version = |published: bool| self.rows.version_row(target, doc, wanted, published);
+        let one_version =
+            !target.draft_and_publish || source.draft_and_publish || !source.is_content_type();
+        let rows: Vec<i64> = if one_version {
+            version(false)?.into_iter().collect()
+        } else {
+            match entry.status.as_deref() {
+                Some("published") => version(true)?.into_iter().collect(),
+                Some(_) => version(false)?.into_iter().collect(),
+                None => version(false)?.into_iter().chain(version(true)?).collect(),
+            }
+        };
+        if rows.is_empty() {
+            return Err(not_found_relation(&entry.key));
+        }
+        Ok(rows)
+    }
+
+    /// Applies a relation value to row `id` (the draft, or a component row): the entries
+    /// are resolved to rows here, the links are written by `relations.rs`.
+    fn write_relation(
+        &self,
+        schema: &Schema,
+        id: i64,
+        attr: &Attribute,
+        change: &RelationInput,
+        creating: bool,
+    ) -> Result<(), WriteError> {
+        let AttributeKind::Relation(r) = &attr.kind else {
+            return Ok(());
+        };
+        let Some(target) = r.target.map(|t| self.model.schema(t)) else {
+            return Ok(());
+        };
+        let Some(side) = relations::LinkSide::of(self.model, r) else {
+            return Ok(());
+        };
+        let locale = self.rows.identity_locale(schema, id)?;
+        let locale = locale.as_deref();
+        let resolved = match change {
+            RelationInput::Set(entries) => {
+                // A to-one given several entries keeps the last (`xto-one.js`).
+                let entries = if r.kind.is_to_many() {
+                    entries.as_slice()
+                } else {
+                    entries
+                        .get(entries.len().saturating_sub(1)..)
+                        .unwrap_or_default()
+                };
+                let mut ids = Vec::new();
+                for e in entries {
+                    for row in self.target_rows(schema, target, e, locale)? {
+                        ids.push((row, None));
+                    }
+                }
+                relations::Resolved::Set(ids)
+            }
+            RelationInput::Change {
+                connect,
+                disconnect,
+            } => {
+                let mut c = Vec::new();
+                for e in connect {
+                    let position = match &e.position {
+                        None => None,
+                        Some(Position::Start) => Some(relations::Place::Start),
+                        Some(Position::End) => Some(relations::Place::End),
+                        Some(Position::Before(k)) => Some(relations::Place::Before(
+                            self.anchor_row(schema, target, k, locale)?,
+                        )),
+                        Some(Position::After(k)) => Some(relations::Place::After(
+                            self.anchor_row(schema, target, k, locale)?,
+                        )),
+                    };
+                    for row in self.target_rows(schema, target, e, locale)? {
+                        c.push((row, position));
+                    }
+                }
+                let mut d = Vec::new();
+                for e in disconnect {
+                    // Disconnecting what does not exist is no error.
+                    if let Ok(rows) = self.target_rows(schema, target, e, locale) {
+                        d.extend(rows);
+                    }
+                }
+                relations::Resolved::Change {
+                    connect: c,
+                    disconnect: d,
+                }
+            }
+        };
+        relations::write(&self.rows, &side, id, &resolved, creating)
+    }
+
+    /// The row a position anchor names: its first row (the draft). An anchor that does
+    /// not exist is a row id no link has, so the position fails as Strapi's does.
+    fn anchor_row(
+        &self,
+        source: &Schema,
+        target: &Schema,
+        key: &FileRefKey,
+        locale: Option<&str>,
+    ) -> Result<i64, WriteError> {
+        let entry = RelationRef {
+            key: key.clone(),
+            locale: None,
+            status: None,
+            position: None,
+        };
+        match self.target_rows(source, target, &entry, locale) {
+            Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
+            Err(_) => match key {
+                FileRefKey::Id(i) => Ok(*i),
+                FileRefKey::DocumentId(_) => Err(not_found_relation(key)),
+            },
+        }
+    }
+
+    /// `required` on a write that stores the row as given (a type without draft and
+    /// publish): an absent attribute must be defined on create.
+    fn check_required_given(
+        &self,
+        input: &Input,
+        given: &Map<String, Value>,
+    ) -> Result<(), WriteError> {
+        self.check_required_nulls(input)?;
+        let mut errors = Vec::new();
+        for a in &self.schema.attributes {
+            if a.required
+                && a.column.is_some()
+                && !given.contains_key(&a.name)
+                && a.default.is_none()
+            {
+                errors.push(super::error::FieldError {
+                    path: vec![a.name.clone()],
+                    message: format!("{} must be defined.", a.name),
+                    value: None,
+                });
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(WriteError::fields(errors))
+        }
+    }
+
+    /// `required` against a null given on a write that stores the row as given.
+    fn check_required_nulls(&self, input: &Input) -> Result<(), WriteError> {
+        if self.schema.draft_and_publish {
+            return Ok(());
+        }
+        let errors: Vec<_> = input
+            .scalars
+            .iter()
+            .filter(|(_, v)| *v == StoredValue::Null)
+            .filter_map(|(a, _)| self.schema.attributes.get(a.index()))
+            .filter(|a| a.required)
+            .filter_map(|a| match &a.kind {
+                AttributeKind::Scalar(ty) => Some(super::input::required_null(a, ty)),
+                _ => None,
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(WriteError::fields(errors))
+        }
+    }
+
+    /// `unique` for the values given to a type without draft and publish, against other
+    /// documents' rows of the same locale.
+    fn check_unique(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        input: &Input,
+    ) -> Result<(), WriteError> {
+        for (a, v) in &input.scalars {
+            let Some(attr) = self.schema.attributes.get(a.index()) else {
+                continue;
+            };
+            if !unique_rule(attr) || *v == StoredValue::Null {
+                continue;
+            }
+            let Some(col) = attr.column.as_deref() else {
+                continue;
+            };
+            if self
+                .rows
+                .value_taken(self.schema, col, v, document_id, locale, true)?
+            {
+                return Err(unique_error(attr, v));
+            }
+        }
+        Ok(())
+    }
+
+    /// The validation of a published version (Strapi's `isDraft: false`), on the draft
+    /// about to be published: the scalar rules of [`super::input::publish_failures`],
+    /// `unique` against other documents' published rows in the locale, and the most
+    /// items of a repeatable component or a dynamic zone. All failures, in attribute
+    /// order.
+    fn check_published(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        draft: i64,
+    ) -> Result<(), WriteError> {
+        let attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| a.column.is_some())
+            .collect();
+        let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
+        let stored = self.rows.values(self.table(), draft, &columns)?;
+        let values: Vec<(AttrId, StoredValue)> = attrs.iter().map(|a| a.id).zip(stored).collect();
+        let mut failures: Vec<(usize, super::error::FieldError)> =
+            super::input::publish_failures(self.schema, &values)
+                .into_iter()
+                .map(|f| (self.place(&f), f))
+                .collect();
+        for (id, v) in &values {
+            let Some(attr) = self.schema.attributes.get(id.index()) else {
+                continue;
+            };
+            let Some(col) = attr.column.as_deref() else {
+                continue;
+            };
+            if unique_rule(attr)
+                && *v != StoredValue::Null
+                && !failures.iter().any(|(p, _)| *p == id.index())
+                && self
+                    .rows
+                    .value_taken(self.schema, col, v, document_id, locale, true)?
+            {
+                failures.push((id.index(), unique_failure(attr, v)));
+            }
+        }
+        failures.extend(self.count_failures(draft)?);
+        if failures.is_empty() {
+            return Ok(());
+        }
+        failures.sort_by_key(|(p, _)| *p);
+        Err(WriteError::fields(
+            failures.into_iter().map(|(_, f)| f).collect(),
+        ))
+    }
+
+    /// The place in schema order of the attribute a failure names.
+    fn place(&self, f: &super::error::FieldError) -> usize {
+        f.path
+            .first()
+            .and_then(|name| self.schema.attribute_id(name))
+            .map_or(usize::MAX, |a| a.index())
+    }
+
+    /// `max` of repeatable components and dynamic zones, on the draft's stored items
+    /// (shown with the ids they were stored under, as Strapi shows them).
+    fn count_failures(
+        &self,
+        draft: i64,
+    ) -> Result<Vec<(usize, super::error::FieldError)>, WriteError> {
+        let mut out = Vec::new();
+        let links = self.rows.components_of(self.schema, draft)?;
+        for a in &self.schema.attributes {
+            let max = match &a.kind {
+                AttributeKind::Component(c) if c.repeatable => c.max,
+                AttributeKind::DynamicZone(z) => z.max,
+                _ => None,
+            };
+            let Some(max) = max else {
+                continue;
+            };
+            let items: Vec<&ComponentLink> = links.iter().filter(|l| l.field == a.name).collect();
+            if items.len() as u64 <= max {
+                continue;
+            }
+            let mut shown = Vec::new();
+            let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
+            for l in items {
+                if let Some(cs) = self.model.by_uid(&l.component_type) {
+                    let mut item = self.component_json(cs, l.cmp_id)?;
+                    if let (true, Some(o)) = (zone, item.as_object_mut()) {
+                        o.insert(
+                            "__component".into(),
+                            Value::String(l.component_type.clone()),
+                        );
+                    }
+                    shown.push(item);
+                }
+            }
+            out.push((
+                a.id.index(),
+                super::error::FieldError {
+                    path: vec![a.name.clone()],
+                    message: format!(
+                        "{} field must have less than or equal to {max} items",
+                        a.name
+                    ),
+                    value: Some(Value::Array(shown)),
+                },
+            ));
+        }
+        Ok(out)
+    }
+
+    /// A component row's scalar attributes and id, as JSON.
+    fn component_json(&self, cs: &Schema, id: i64) -> Result<Value, WriteError> {
+        let attrs: Vec<&Attribute> = cs
+            .attributes
+            .iter()
+            .filter(|a| a.column.is_some())
+            .collect();
+        let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
+        let stored = self.rows.values(&cs.layout.table, id, &columns)?;
+        let mut o = Map::new();
+        o.insert("id".into(), Value::from(id));
+        for (a, v) in attrs.iter().zip(stored) {
+            o.insert(a.name.clone(), stored_json(&v));
+        }
+        Ok(Value::Object(o))
+    }
+}
+
+/// A stored value as JSON, for the `value` of an error.
+fn stored_json(v: &StoredValue) -> Value {
+    match v {
+        StoredValue::Null | StoredValue::Blob(_) => Value::Null,
+        StoredValue::Integer(i) | StoredValue::Timestamp(i) => Value::from(*i),
+        StoredValue::Real(f) => Value::from(*f),
+        StoredValue::Text(t) => Value::String(t.clone()),
+    }
+}
+
+/// Whether Strapi checks an attribute for uniqueness (`unique`, and every uid).
+fn unique_rule(attr: &Attribute) -> bool {
+    attr.unique || matches!(attr.kind, AttributeKind::Scalar(ScalarType::Uid { .. }))
+}
+
+fn unique_failure(attr: &Attribute, v: &StoredValue) -> super::error::FieldError {
+    super::error::FieldError {
+        path: vec![attr.name.clone()],
+        message: "This attribute must be unique".into(),
+        value: Some(stored_json(v)),
+    }
+}
+
+fn unique_error(attr: &Attribute, v: &StoredValue) -> WriteError {
+    WriteError::fields(vec![unique_failure(attr, v)])
+}
+
+/// The value a new row gets for a scalar attribute: the one given, else the one copied
+/// from another locale, else the schema's default; `None` leaves the column NULL.
+fn attribute_value(
+    schema: &Schema,
+    attr: AttrId,
+    input: &Input,
+    base: &[(AttrId, StoredValue)],
+) -> Option<StoredValue> {
+    if let Some((_, v)) = input.scalars.iter().find(|(a, _)| *a == attr) {
+        return Some(v.clone());
+    }
+    if let Some((_, v)) = base.iter().find(|(a, _)| *a == attr) {
+        return Some(v.clone());
+    }
+    let a = schema.attributes.get(attr.index())?;
+    let default = a.default.as_ref()?;
+    super::input::default_value(a, default)
+}

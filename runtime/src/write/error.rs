@@ -1,0 +1,95 @@
+//! Why a write was refused, in the terms of Strapi's answer.
+
+use serde_json::{Value, json};
+
+use crate::store::StoreError;
+
+/// One failed rule of an attribute (an entry of `details.errors[]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    /// The attribute's path (`["seo", "social", "0", "network"]`).
+    pub path: Vec<String>,
+    /// yup's message.
+    pub message: String,
+    /// The value as given, when Strapi shows it (`None`: no `value` key).
+    pub value: Option<Value>,
+}
+
+/// A refused or failed write.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// 400 `ValidationError` with Strapi's `details` (`{}`, `{key, path, source}` or
+    /// `{errors: [...]}`).
+    #[error("{message}")]
+    Validation {
+        /// The message.
+        message: String,
+        /// The details object.
+        details: Value,
+    },
+    /// 400 `ApplicationError` (a component id that belongs to another entity).
+    #[error("{0}")]
+    Application(String),
+    /// 404: no such document.
+    #[error("Not Found")]
+    NotFound,
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl WriteError {
+    /// A 400 with a bare message and empty details (dates, missing `data`, relations).
+    pub fn bare(message: impl Into<String>) -> Self {
+        WriteError::Validation {
+            message: message.into(),
+            details: json!({}),
+        }
+    }
+
+    /// Strapi's `Invalid key <key>` (with ` at <path>` when nested). `path` is `None`
+    /// when Strapi leaves it out (`id`, `documentId`), `Some(None)` for null.
+    pub fn invalid_key(key: &str, path: Option<Option<&str>>) -> Self {
+        let message = match path.flatten() {
+            Some(p) if p != key => format!("Invalid key {key} at {p}"),
+            _ => format!("Invalid key {key}"),
+        };
+        let details = match path {
+            None => json!({"key": key, "source": "body"}),
+            Some(p) => json!({"key": key, "path": p, "source": "body"}),
+        };
+        WriteError::Validation { message, details }
+    }
+
+    /// yup's errors: the first message, or `"<n> errors occurred"`.
+    pub fn fields(errors: Vec<FieldError>) -> Self {
+        let message = match errors.as_slice() {
+            [one] => one.message.clone(),
+            many => format!("{} errors occurred", many.len()),
+        };
+        let list: Vec<Value> = errors
+            .into_iter()
+            .map(|e| {
+                let mut o =
+                    json!({"path": e.path, "message": e.message, "name": "ValidationError"});
+                if let (Some(v), Some(map)) = (e.value, o.as_object_mut()) {
+                    map.insert("value".into(), v);
+                }
+                o
+            })
+            .collect();
+        WriteError::Validation {
+            message,
+            details: json!({ "errors": list }),
+        }
+    }
+
+    /// One yup error.
+    pub fn field(path: &[&str], message: impl Into<String>, value: Option<Value>) -> Self {
+        Self::fields(vec![FieldError {
+            path: path.iter().map(|s| s.to_string()).collect(),
+            message: message.into(),
+            value,
+        }])
+    }
+}

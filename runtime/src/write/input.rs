@@ -1,0 +1,1065 @@
+//! A write's `data` object → the values to store, checked as Strapi 5.54 checks them.
+//!
+//! Two passes, in Strapi's order:
+//! 1. **Keys** ([`check_keys`]): the first key that the content API does not take is a 400
+//!    `Invalid key <k>`: an unknown key (`path` is the parent's, null at the top), a
+//!    system field (`createdAt`, `createdBy`, … with `path` = the key; `id` and
+//!    `documentId` without `path`), a relation whose target the caller may not `find`,
+//!    or an unknown key inside a component or a relation object (`Invalid key bogus at
+//!    seo`). `publishedAt` and `locale` are taken and ignored.
+//! 2. **Values** ([`parse`]): each attribute against its type and rules, with yup's
+//!    messages (`printValue` ported), every failure reported. Strapi validates twice
+//!    (`entity-validator`, `isDraft`): a draft gets the type checks, enumerations and
+//!    maximums ([`Phase::Draft`]); a published version (or a type without draft and
+//!    publish) also the minimums, `regex`, the email and uid patterns, `required` and
+//!    `unique` ([`Phase::Publish`], [`publish_failures`] on the draft being published).
+//!    So a draft may hold what its publish will refuse (`ext-required-draft`), and a bad
+//!    email next to a bad number in a draft is not reported (`val-several-errors`).
+//!    Dates and times are checked after yup, by the entity manager, with a bare message
+//!    and no `errors` list.
+//!
+//! Relation, media and component values are parsed into operations
+//! ([`RelationInput`], [`MediaInput`], [`ComponentInput`]) that `document.rs` applies.
+
+use serde_json::{Map, Value};
+
+use super::error::{FieldError, WriteError};
+use crate::query::Permissions;
+use crate::query::values::js_number_string;
+use crate::schema::{AttrId, AttributeKind, Model, ScalarType, Schema, SchemaId};
+use crate::store::seam::StoredValue;
+
+/// What a write's `data` asks, attribute by attribute (in schema order).
+#[derive(Debug, Default)]
+pub struct Input {
+    /// Scalar attributes given (NULL clears).
+    pub scalars: Vec<(AttrId, StoredValue)>,
+    /// Media attributes given: the files, in order (empty clears).
+    pub media: Vec<(AttrId, MediaInput)>,
+    /// Component and dynamic-zone attributes given: the instances, in order (empty
+    /// clears).
+    pub components: Vec<(AttrId, Vec<ComponentInput>)>,
+    /// Relation attributes given.
+    pub relations: Vec<(AttrId, RelationInput)>,
+}
+
+impl Input {
+    /// Whether attribute `id` was given.
+    pub fn has(&self, id: AttrId) -> bool {
+        self.scalars.iter().any(|(a, _)| *a == id)
+            || self.media.iter().any(|(a, _)| *a == id)
+            || self.components.iter().any(|(a, _)| *a == id)
+            || self.relations.iter().any(|(a, _)| *a == id)
+    }
+}
+
+/// A file named by a media value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileRef {
+    /// A row id (`3`, `{"id": 3}`).
+    Id(i64),
+    /// A documentId (`"file00000000000000000003"`).
+    DocumentId(String),
+}
+
+/// The files of a media attribute, in order.
+pub type MediaInput = Vec<FileRef>;
+
+/// One component instance of a write.
+#[derive(Debug)]
+pub struct ComponentInput {
+    /// The component.
+    pub schema: SchemaId,
+    /// The id of an existing instance to update in place, when given.
+    pub id: Option<i64>,
+    /// Its values.
+    pub input: Input,
+}
+
+/// An entry of a relation value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelationRef {
+    /// Which entry.
+    pub key: FileRefKey,
+    /// `locale` of a longhand entry.
+    pub locale: Option<String>,
+    /// `status` of a longhand entry.
+    pub status: Option<String>,
+    /// `position` of a longhand entry.
+    pub position: Option<Position>,
+}
+
+/// How a relation entry names its target.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileRefKey {
+    /// A row id.
+    Id(i64),
+    /// A documentId.
+    DocumentId(String),
+}
+
+/// Where `connect` puts an entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Position {
+    /// `{"start": true}`.
+    Start,
+    /// `{"end": true}`.
+    End,
+    /// `{"before": <documentId or id>}`.
+    Before(FileRefKey),
+    /// `{"after": <documentId or id>}`.
+    After(FileRefKey),
+}
+
+/// A relation attribute's value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RelationInput {
+    /// The whole list (`set`, the shorthand, `null`).
+    Set(Vec<RelationRef>),
+    /// `connect` and `disconnect`.
+    Change {
+        /// Entries to link (appended, or at their position).
+        connect: Vec<RelationRef>,
+        /// Entries to unlink.
+        disconnect: Vec<RelationRef>,
+    },
+}
+
+/// What the caller may read, for the key check.
+pub struct KeyRules<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The caller's `find` grants: a relation to a type it may not find is an unknown key.
+    pub readable: &'a Permissions,
+}
+
+const TIMESTAMP_KEYS: [&str; 4] = ["createdAt", "updatedAt", "createdBy", "updatedBy"];
+const IGNORED_KEYS: [&str; 2] = ["publishedAt", "locale"];
+
+/// Pass 1: the first key the content API does not take, as Strapi's `Invalid key`.
+pub fn check_keys(
+    rules: &KeyRules<'_>,
+    schema: &Schema,
+    data: &Map<String, Value>,
+) -> Result<(), WriteError> {
+    check_object_keys(rules, schema, data, None, true)
+}
+
+fn check_object_keys(
+    rules: &KeyRules<'_>,
+    schema: &Schema,
+    data: &Map<String, Value>,
+    path: Option<&str>,
+    top: bool,
+) -> Result<(), WriteError> {
+    for (key, value) in data {
+        if top && (key == "id" || key == "documentId") {
+            return Err(WriteError::invalid_key(key, None));
+        }
+        if !top && (key == "id" || (key == "__component")) {
+            continue;
+        }
+        if top && TIMESTAMP_KEYS.contains(&key.as_str()) {
+            return Err(WriteError::invalid_key(key, Some(Some(key))));
+        }
+        if top && IGNORED_KEYS.contains(&key.as_str()) {
+            continue;
+        }
+        let Some(attr) = schema.attribute(key) else {
+            return Err(WriteError::invalid_key(key, Some(path)));
+        };
+        let here = match path {
+            Some(p) => format!("{p}.{key}"),
+            None => key.clone(),
+        };
+        match &attr.kind {
+            AttributeKind::Relation(r) => {
+                let readable = r.target.is_some_and(|t| rules.readable.can_find(t));
+                if !readable {
+                    return Err(WriteError::invalid_key(key, Some(Some(&here))));
+                }
+                if let Value::Object(o) = value {
+                    check_relation_keys(o, &here)?;
+                }
+            }
+            AttributeKind::Component(c) => {
+                let cs = rules.model.schema(c.component);
+                for (i, item) in items(value).into_iter().enumerate() {
+                    if let Value::Object(o) = item {
+                        let p = if c.repeatable {
+                            format!("{here}[{i}]")
+                        } else {
+                            here.clone()
+                        };
+                        check_object_keys(rules, cs, o, Some(&p), false)?;
+                    }
+                }
+            }
+            AttributeKind::DynamicZone(_) => {
+                for (i, item) in items(value).into_iter().enumerate() {
+                    if let Value::Object(o) = item
+                        && let Some(cs) = o
+                            .get("__component")
+                            .and_then(Value::as_str)
+                            .and_then(|uid| rules.model.by_uid(uid))
+                    {
+                        check_object_keys(rules, cs, o, Some(&format!("{here}[{i}]")), false)?;
+                    }
+                }
+            }
+            AttributeKind::Scalar(_) | AttributeKind::Media(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_relation_keys(o: &Map<String, Value>, path: &str) -> Result<(), WriteError> {
+    let longhand = o.contains_key("documentId") || o.contains_key("id");
+    for key in o.keys() {
+        let known = if longhand {
+            matches!(
+                key.as_str(),
+                "documentId" | "id" | "locale" | "status" | "position"
+            )
+        } else {
+            matches!(key.as_str(), "connect" | "disconnect" | "set" | "options")
+        };
+        if !known {
+            return Err(WriteError::invalid_key(key, Some(Some(path))));
+        }
+    }
+    Ok(())
+}
+
+fn items(v: &Value) -> Vec<&Value> {
+    match v {
+        Value::Array(a) => a.iter().collect(),
+        Value::Null => Vec::new(),
+        other => vec![other],
+    }
+}
+
+/// A failed rule.
+type Failure = FieldError;
+
+/// What pass 2 collects.
+#[derive(Default)]
+struct Collected {
+    failures: Vec<Failure>,
+    /// The first date or time failure (reported only when yup found nothing).
+    date: Option<String>,
+    /// The data as relation errors show it.
+    shown: Option<Value>,
+    /// The validation the values go through.
+    phase: Option<Phase>,
+}
+
+impl Collected {
+    fn phase(&self) -> Phase {
+        self.phase.unwrap_or(Phase::Draft)
+    }
+
+    /// `max` items of a repeatable component or a dynamic zone (a published version's
+    /// rule).
+    fn check_count(&mut self, max: Option<u64>, len: usize, path: &[String], v: &Value) {
+        if let Some(max) = max.filter(|m| self.phase() == Phase::Publish && len as u64 > *m) {
+            self.failures.push(FieldError {
+                path: path.to_vec(),
+                message: format!(
+                    "{} field must have less than or equal to {max} items",
+                    dotted(path)
+                ),
+                value: Some(v.clone()),
+            });
+        }
+    }
+}
+
+/// Pass 2: the values of `data` for `schema`, or Strapi's 400.
+/// `shown` is the data as Strapi's relation errors show it (see `shown_data`); `phase`
+/// is [`Phase::Draft`] for a draft-and-publish type (its published version is checked
+/// when it publishes, [`publish_failures`]), [`Phase::Publish`] otherwise.
+pub fn parse(
+    model: &Model,
+    schema: &Schema,
+    data: &Map<String, Value>,
+    shown: &Value,
+    phase: Phase,
+) -> Result<Input, WriteError> {
+    let mut c = Collected {
+        shown: Some(shown.clone()),
+        phase: Some(phase),
+        ..Collected::default()
+    };
+    let input = parse_object(model, schema, data, &[], &mut c);
+    if !c.failures.is_empty() {
+        return Err(WriteError::fields(c.failures));
+    }
+    if let Some(message) = c.date {
+        return Err(WriteError::bare(message));
+    }
+    Ok(input)
+}
+
+fn parse_object(
+    model: &Model,
+    schema: &Schema,
+    data: &Map<String, Value>,
+    path: &[String],
+    c: &mut Collected,
+) -> Input {
+    let mut input = Input::default();
+    for attr in &schema.attributes {
+        let Some(v) = data.get(&attr.name) else {
+            continue;
+        };
+        let mut here = path.to_vec();
+        here.push(attr.name.clone());
+        match &attr.kind {
+            AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
+                Ok(value) => input.scalars.push((attr.id, value)),
+                Err(Fail::Rule(f)) => c.failures.push(*f),
+                Err(Fail::Date(m)) => {
+                    c.date.get_or_insert(m);
+                }
+            },
+            AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
+            AttributeKind::Relation(_) => {
+                if let Some(r) = relation(v) {
+                    input.relations.push((attr.id, r));
+                }
+            }
+            AttributeKind::Component(cf) => {
+                let cs = model.schema(cf.component);
+                let list = if cf.repeatable {
+                    match v {
+                        Value::Array(a) => a.iter().collect(),
+                        Value::Null => Vec::new(),
+                        other => {
+                            c.failures.push(type_failure(&here, "array", other));
+                            continue;
+                        }
+                    }
+                } else {
+                    match v {
+                        Value::Object(_) => vec![v],
+                        Value::Null => Vec::new(),
+                        other => {
+                            c.failures.push(type_failure(&here, "object", other));
+                            continue;
+                        }
+                    }
+                };
+                let mut out = Vec::new();
+                for (i, item) in list.into_iter().enumerate() {
+                    let mut p = here.clone();
+                    if cf.repeatable {
+                        p.push(i.to_string());
+                    }
+                    match item {
+                        Value::Object(o) => out.push(component(model, cs, o, &p, c)),
+                        other => c.failures.push(type_failure(&p, "object", other)),
+                    }
+                }
+                c.check_count(cf.max, out.len(), &here, v);
+                input.components.push((attr.id, out));
+            }
+            AttributeKind::DynamicZone(dz) => {
+                let list: Vec<&Value> = match v {
+                    Value::Array(a) => a.iter().collect(),
+                    Value::Null => Vec::new(),
+                    other => {
+                        c.failures.push(type_failure(&here, "array", other));
+                        continue;
+                    }
+                };
+                let mut out = Vec::new();
+                for (i, item) in list.into_iter().enumerate() {
+                    let mut p = here.clone();
+                    p.push(i.to_string());
+                    let Value::Object(o) = item else {
+                        c.failures.push(type_failure(&p, "object", item));
+                        continue;
+                    };
+                    let uid = o.get("__component").and_then(Value::as_str);
+                    match uid.and_then(|u| model.by_uid(u)) {
+                        Some(cs) if cs.kind == crate::schema::SchemaKind::Component => {
+                            out.push(component(model, cs, o, &p, c));
+                        }
+                        _ => {
+                            let mut cp = p.clone();
+                            cp.push("__component".into());
+                            let (message, value) = match uid {
+                                None => (format!("{} is a required field", dotted(&cp)), None),
+                                Some(u) => (
+                                    format!(
+                                        "{} must be one of the following values: {}",
+                                        dotted(&cp),
+                                        every_component(model)
+                                    ),
+                                    Some(Value::String(u.to_string())),
+                                ),
+                            };
+                            c.failures.push(FieldError {
+                                path: cp,
+                                message,
+                                value,
+                            });
+                            // The relations of a zone item of no known component fail
+                            // too, with their own message (`cmp-invalid`).
+                            let relations_message = if uid.is_none() {
+                                "Cannot build relations store from dynamiczone, component identifier is undefined"
+                            } else {
+                                "Invalid relations"
+                            };
+                            c.failures.push(FieldError {
+                                path: Vec::new(),
+                                message: relations_message.into(),
+                                value: c.shown.clone(),
+                            });
+                        }
+                    }
+                }
+                c.check_count(dz.max, out.len(), &here, v);
+                input.components.push((attr.id, out));
+            }
+        }
+    }
+    input
+}
+
+/// Every component of the project, as Strapi lists them in a zone's `oneOf` message:
+/// by uid, last first (the order its registry ends up in).
+fn every_component(model: &Model) -> String {
+    let mut uids: Vec<&str> = model.components().map(|s| s.uid.as_str()).collect();
+    uids.sort_unstable_by(|a, b| b.cmp(a));
+    uids.join(", ")
+}
+
+fn component(
+    model: &Model,
+    schema: &Schema,
+    o: &Map<String, Value>,
+    path: &[String],
+    c: &mut Collected,
+) -> ComponentInput {
+    ComponentInput {
+        schema: schema.id,
+        // An id as a number or as its text (`"2"`), as Strapi takes it.
+        id: o.get("id").and_then(|v| match v {
+            Value::Number(n) => n.as_i64(),
+            Value::String(t) => t.parse().ok(),
+            _ => None,
+        }),
+        input: parse_object(model, schema, o, path, c),
+    }
+}
+
+/// yup's path text: `seo.social[0].network`.
+fn dotted(path: &[String]) -> String {
+    let mut out = String::new();
+    for p in path {
+        if p.bytes().all(|b| b.is_ascii_digit()) && !out.is_empty() {
+            out.push_str(&format!("[{p}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(p);
+        }
+    }
+    out
+}
+
+enum Fail {
+    Rule(Box<Failure>),
+    Date(String),
+}
+
+fn type_failure(path: &[String], ty: &str, v: &Value) -> Failure {
+    FieldError {
+        path: path.to_vec(),
+        message: format!(
+            "{} must be a `{ty}` type, but the final value was: `{}`.",
+            dotted(path),
+            print_value(v, true)
+        ),
+        value: Some(v.clone()),
+    }
+}
+
+fn cast_failure(path: &[String], v: &Value) -> Fail {
+    Fail::Rule(Box::new(FieldError {
+        path: path.to_vec(),
+        message: format!(
+            "{} must be a `number` type, but the final value was: `NaN` (cast from the value `{}`).",
+            dotted(path),
+            print_value(v, true)
+        ),
+        value: Some(Value::Null),
+    }))
+}
+
+fn rule(path: &[String], message: String, v: &Value) -> Fail {
+    Fail::Rule(Box::new(FieldError {
+        path: path.to_vec(),
+        message: format!("{} {message}", dotted(path)),
+        value: Some(v.clone()),
+    }))
+}
+
+/// yup's `printValue`: how a value appears in a message.
+pub fn print_value(v: &Value, quote_strings: bool) -> String {
+    match print_simple(v, quote_strings) {
+        Some(s) => s,
+        None => {
+            let replaced = replace_leaves(v, quote_strings);
+            let mut out = Vec::new();
+            let fmt = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+            let _ = serde::Serialize::serialize(&replaced, &mut ser);
+            String::from_utf8(out).unwrap_or_default()
+        }
+    }
+}
+
+fn print_simple(v: &Value, quote_strings: bool) -> Option<String> {
+    match v {
+        Value::Null => Some("null".into()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(js_number_string(n.as_f64().unwrap_or(f64::NAN))),
+        Value::String(s) if quote_strings => Some(format!("\"{s}\"")),
+        Value::String(s) => Some(s.clone()),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+/// `JSON.stringify`'s replacer in `printValue`: every leaf becomes its printed text.
+fn replace_leaves(v: &Value, quote_strings: bool) -> Value {
+    match v {
+        Value::Array(a) => {
+            Value::Array(a.iter().map(|x| replace_leaves(x, quote_strings)).collect())
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), replace_leaves(x, quote_strings)))
+                .collect(),
+        ),
+        leaf => Value::String(print_simple(leaf, quote_strings).unwrap_or_default()),
+    }
+}
+
+/// The length of a string as JavaScript counts it (UTF-16 code units).
+fn js_length(s: &str) -> u64 {
+    s.encode_utf16().count() as u64
+}
+
+fn js_cast_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            if t.is_empty() {
+                return None;
+            }
+            crate::query::values::js_number(&t)
+        }
+        _ => None,
+    }
+}
+
+fn number_text(n: &serde_json::Number) -> String {
+    js_number_string(n.as_f64().unwrap_or(f64::NAN))
+}
+
+/// Which of Strapi's validations a value goes through: a draft's (`isDraft`: types,
+/// enumerations, maximums) or a published version's (also minimums, `regex`, email and
+/// uid patterns, `required`, `unique`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The draft of a draft-and-publish type.
+    Draft,
+    /// A published version, or a type without draft and publish.
+    Publish,
+}
+
+fn check_range(
+    attr: &crate::schema::Attribute,
+    x: f64,
+    path: &[String],
+    v: &Value,
+    phase: Phase,
+) -> Result<(), Fail> {
+    let c = &attr.constraints;
+    if let Some(min) = &c.min
+        && phase == Phase::Publish
+        && min.as_f64().is_some_and(|m| x < m)
+    {
+        return Err(rule(
+            path,
+            format!("must be greater than or equal to {}", number_text(min)),
+            v,
+        ));
+    }
+    if let Some(max) = &c.max
+        && max.as_f64().is_some_and(|m| x > m)
+    {
+        return Err(rule(
+            path,
+            format!("must be less than or equal to {}", number_text(max)),
+            v,
+        ));
+    }
+    Ok(())
+}
+
+/// The longest text a `string` attribute takes when its schema sets no `maxLength`
+/// (Strapi's `varchar(255)`).
+const STRING_MAX_LENGTH: u64 = 255;
+
+fn check_text(
+    attr: &crate::schema::Attribute,
+    ty: &ScalarType,
+    s: &str,
+    path: &[String],
+    v: &Value,
+    phase: Phase,
+) -> Result<(), Fail> {
+    let c = &attr.constraints;
+    let n = js_length(s);
+    if let Some(min) = c.min_length
+        && phase == Phase::Publish
+        && n < min
+    {
+        return Err(rule(path, format!("must be at least {min} characters"), v));
+    }
+    let max = match ty {
+        ScalarType::String => Some(c.max_length.unwrap_or(STRING_MAX_LENGTH)),
+        _ => c.max_length,
+    };
+    if let Some(max) = max
+        && n > max
+    {
+        return Err(rule(path, format!("must be at most {max} characters"), v));
+    }
+    if let Some(re) = &c.regex
+        && phase == Phase::Publish
+        && (!s.is_empty() || attr.required)
+        && let Ok(compiled) = regex::Regex::new(re)
+        && !compiled.is_match(s)
+    {
+        return Err(rule(
+            path,
+            format!("must match the following: \"/{re}/\""),
+            v,
+        ));
+    }
+    Ok(())
+}
+
+/// yup's email pattern.
+fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    local_ok && domain.split('.').all(label_ok)
+}
+
+fn scalar(
+    attr: &crate::schema::Attribute,
+    ty: &ScalarType,
+    v: &Value,
+    path: &[String],
+    phase: Phase,
+) -> Result<StoredValue, Fail> {
+    if v.is_null() {
+        return Ok(StoredValue::Null);
+    }
+    match ty {
+        ScalarType::String
+        | ScalarType::Text
+        | ScalarType::RichText
+        | ScalarType::Email
+        | ScalarType::Password
+        | ScalarType::Uid { .. }
+        | ScalarType::Enumeration { .. } => {
+            let Value::String(s) = v else {
+                return Err(Fail::Rule(Box::new(type_failure(path, "string", v))));
+            };
+            if let ScalarType::Enumeration { values } = ty
+                && !values.iter().any(|x| x == s)
+            {
+                return Err(Fail::Rule(Box::new(FieldError {
+                    path: path.to_vec(),
+                    message: format!(
+                        "{} must be one of the following values: {}, ",
+                        dotted(path),
+                        values.join(", ")
+                    ),
+                    value: Some(v.clone()),
+                })));
+            }
+            if !matches!(ty, ScalarType::Enumeration { .. }) {
+                check_text(attr, ty, s, path, v, phase)?;
+            }
+            let publish = phase == Phase::Publish;
+            match ty {
+                ScalarType::Email if publish && !s.is_empty() && !is_email(s) => {
+                    Err(rule(path, "must be a valid email".into(), v))
+                }
+                ScalarType::Email if publish && s.is_empty() => {
+                    Err(rule(path, "cannot be empty".into(), v))
+                }
+                ScalarType::Uid { .. }
+                    if publish
+                        && !s
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c)) =>
+                {
+                    Err(rule(
+                        path,
+                        "must match the following: \"/^[A-Za-z0-9-_.~]*$/\"".into(),
+                        v,
+                    ))
+                }
+                ScalarType::Password => {
+                    let hashed =
+                        crate::store::import::writer::hash_password(s).map_err(Fail::Date)?;
+                    Ok(StoredValue::Text(hashed))
+                }
+                _ => Ok(StoredValue::Text(s.clone())),
+            }
+        }
+        ScalarType::Integer => {
+            let x = js_cast_number(v).ok_or_else(|| cast_failure(path, v))?;
+            if x.fract() != 0.0 {
+                return Err(rule(path, "must be an integer".into(), v));
+            }
+            check_range(attr, x, path, v, phase)?;
+            Ok(StoredValue::Integer(x as i64))
+        }
+        ScalarType::Float | ScalarType::Decimal => {
+            let x = js_cast_number(v).ok_or_else(|| cast_failure(path, v))?;
+            check_range(attr, x, path, v, phase)?;
+            Ok(StoredValue::Real(x))
+        }
+        ScalarType::BigInteger => {
+            let n = match v {
+                Value::Number(n) => n.as_i64(),
+                Value::String(s) => {
+                    let digits = s.strip_prefix('-').unwrap_or(s);
+                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                        s.parse::<i64>().ok()
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            n.map(StoredValue::Integer)
+                .ok_or_else(|| rule(path, "must be a valid integer".into(), v))
+        }
+        ScalarType::Boolean => {
+            let text = match v {
+                Value::Bool(b) => return Ok(StoredValue::Integer(i64::from(*b))),
+                Value::Number(n) => number_text(n),
+                Value::String(s) => s.to_ascii_lowercase(),
+                _ => String::new(),
+            };
+            match text.as_str() {
+                "true" | "1" => Ok(StoredValue::Integer(1)),
+                "false" | "0" => Ok(StoredValue::Integer(0)),
+                _ => Err(Fail::Rule(Box::new(type_failure(path, "boolean", v)))),
+            }
+        }
+        ScalarType::Date => date(v).map_err(Fail::Date),
+        ScalarType::DateTime | ScalarType::Timestamp => datetime(v).map_err(Fail::Date),
+        ScalarType::Time => time(v).map_err(Fail::Date),
+        // A JSON string is stored as its text, not as JSON (Strapi hands it to the driver
+        // as is: SQLite keeps it, PostgreSQL and MySQL refuse it as JSON).
+        ScalarType::Json => Ok(match v {
+            Value::String(s) => StoredValue::Text(s.clone()),
+            other => StoredValue::Text(other.to_string()),
+        }),
+        // Blocks are not validated; what is not a list or an object is stored as NULL.
+        ScalarType::Blocks => Ok(match v {
+            Value::Array(_) | Value::Object(_) => StoredValue::Text(v.to_string()),
+            _ => StoredValue::Null,
+        }),
+    }
+}
+
+/// The rules a published version adds to a draft's ([`Phase::Publish`]), for the stored
+/// values of a draft about to be published (`values` in schema order, every scalar
+/// attribute with a column): `required`, then the minimums, `regex`, email and uid
+/// patterns. `unique` needs the database and is the caller's.
+pub fn publish_failures(schema: &Schema, values: &[(AttrId, StoredValue)]) -> Vec<FieldError> {
+    let mut out = Vec::new();
+    for (id, stored) in values {
+        let Some(attr) = schema.attributes.get(id.index()) else {
+            continue;
+        };
+        let AttributeKind::Scalar(ty) = &attr.kind else {
+            continue;
+        };
+        let path = std::slice::from_ref(&attr.name);
+        let v = match stored {
+            StoredValue::Null => {
+                if attr.required {
+                    out.push(required_null(attr, ty));
+                }
+                continue;
+            }
+            StoredValue::Text(t) => Value::String(t.clone()),
+            StoredValue::Integer(i) => Value::from(*i),
+            StoredValue::Real(f) => Value::from(*f),
+            // Dates, times and bytes have no rule of the published version.
+            StoredValue::Timestamp(_) | StoredValue::Blob(_) => continue,
+        };
+        let checked = match ty {
+            // Stored text of these types is taken back as it is (a bcrypt hash, JSON).
+            ScalarType::Password | ScalarType::Json | ScalarType::Blocks | ScalarType::Boolean => {
+                continue;
+            }
+            _ => scalar(attr, ty, &v, path, Phase::Publish),
+        };
+        if let Err(Fail::Rule(f)) = checked {
+            out.push(*f);
+        }
+    }
+    out
+}
+
+/// yup's message for a required attribute that is null.
+pub fn required_null(attr: &crate::schema::Attribute, ty: &ScalarType) -> FieldError {
+    let name = match ty {
+        ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => "number",
+        ScalarType::Boolean => "boolean",
+        ScalarType::Json | ScalarType::Blocks | ScalarType::BigInteger => "mixed",
+        ScalarType::Date | ScalarType::DateTime | ScalarType::Time | ScalarType::Timestamp => {
+            "date"
+        }
+        _ => "string",
+    };
+    FieldError {
+        path: vec![attr.name.clone()],
+        message: format!(
+            "{} must be a `{name}` type, but the final value was: `null`.",
+            attr.name
+        ),
+        value: Some(Value::Null),
+    }
+}
+
+/// A schema default as the value to store (`None` when it does not fit the type).
+pub fn default_value(attr: &crate::schema::Attribute, default: &Value) -> Option<StoredValue> {
+    let AttributeKind::Scalar(ty) = &attr.kind else {
+        return None;
+    };
+    scalar(
+        attr,
+        ty,
+        default,
+        std::slice::from_ref(&attr.name),
+        Phase::Draft,
+    )
+    .ok()
+}
+
+use crate::store::import::values::{parse_date, parse_datetime};
+
+/// The entity manager's `parseDate`: a date, or the date of a date-time.
+fn date(v: &Value) -> Result<StoredValue, String> {
+    const MESSAGE: &str = "Invalid format, expected yyyy-MM-dd";
+    let Value::String(s) = v else {
+        return Err(MESSAGE.into());
+    };
+    if parse_date(s).is_some() {
+        return Ok(StoredValue::Text(s.clone()));
+    }
+    let ms = parse_datetime(s).ok_or(MESSAGE)?;
+    let iso = crate::query::values::iso_string(ms);
+    Ok(StoredValue::Text(
+        iso.get(..10).unwrap_or_default().to_string(),
+    ))
+}
+
+/// `parseDateTimeOrTimestamp`: epoch milliseconds (a number or its text), or ISO 8601.
+fn datetime(v: &Value) -> Result<StoredValue, String> {
+    const MESSAGE: &str = "Invalid format, expected a timestamp or an ISO date";
+    let ms = match v {
+        Value::Number(n) => n.as_f64().filter(|f| f.is_finite()).map(|f| f as i64),
+        Value::String(s) => match s.parse::<i64>() {
+            Ok(ms) => Some(ms),
+            Err(_) => parse_datetime(s),
+        },
+        _ => None,
+    };
+    ms.map(StoredValue::Timestamp).ok_or_else(|| MESSAGE.into())
+}
+
+/// `parseTime`: `HH:mm:ss` with up to three fraction digits, stored as `HH:mm:ss.SSS`.
+fn time(v: &Value) -> Result<StoredValue, String> {
+    const MESSAGE: &str = "Invalid time format, expected HH:mm:ss.SSS";
+    let Value::String(s) = v else {
+        return Err(MESSAGE.into());
+    };
+    let (hms, frac) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s.as_str(), None),
+    };
+    let parts: Vec<&str> = hms.split(':').collect();
+    let two = |p: &str, max: u32| {
+        p.len() == 2
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && p.parse::<u32>().is_ok_and(|n| n <= max)
+    };
+    let ok = parts.len() == 3
+        && two(parts[0], 23)
+        && two(parts[1], 59)
+        && two(parts[2], 59)
+        && frac.is_none_or(|f| (1..=3).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()));
+    if !ok {
+        return Err(MESSAGE.into());
+    }
+    let ms = format!("{:0<3}", frac.unwrap_or(""));
+    Ok(StoredValue::Text(format!("{hms}.{ms}")))
+}
+
+fn file_ref(v: &Value) -> Option<FileRef> {
+    match v {
+        Value::Number(n) => n.as_i64().map(FileRef::Id),
+        Value::String(s) => Some(match s.parse::<i64>() {
+            Ok(id) => FileRef::Id(id),
+            Err(_) => FileRef::DocumentId(s.clone()),
+        }),
+        Value::Object(o) => o
+            .get("id")
+            .and_then(file_ref)
+            .or_else(|| o.get("documentId").and_then(file_ref)),
+        _ => None,
+    }
+}
+
+fn media(v: &Value) -> MediaInput {
+    items(v).into_iter().filter_map(file_ref).collect()
+}
+
+fn relation_key(v: &Value) -> Option<FileRefKey> {
+    match v {
+        Value::Number(n) => n.as_i64().map(FileRefKey::Id),
+        Value::String(s) => Some(FileRefKey::DocumentId(s.clone())),
+        _ => None,
+    }
+}
+
+fn relation_ref(v: &Value) -> Option<RelationRef> {
+    match v {
+        Value::Object(o) => {
+            let key = o
+                .get("documentId")
+                .and_then(relation_key)
+                .or_else(|| o.get("id").and_then(relation_key))?;
+            let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+            let position = o.get("position").and_then(|p| {
+                let p = p.as_object()?;
+                if let Some(k) = p.get("before").and_then(relation_key) {
+                    Some(Position::Before(k))
+                } else if let Some(k) = p.get("after").and_then(relation_key) {
+                    Some(Position::After(k))
+                } else if p.get("start").and_then(Value::as_bool) == Some(true) {
+                    Some(Position::Start)
+                } else if p.get("end").and_then(Value::as_bool) == Some(true) {
+                    Some(Position::End)
+                } else {
+                    None
+                }
+            });
+            Some(RelationRef {
+                key,
+                locale: text("locale"),
+                status: text("status"),
+                position,
+            })
+        }
+        other => relation_key(other).map(|key| RelationRef {
+            key,
+            locale: None,
+            status: None,
+            position: None,
+        }),
+    }
+}
+
+fn relation_list(v: &Value) -> Vec<RelationRef> {
+    items(v).into_iter().filter_map(relation_ref).collect()
+}
+
+fn relation(v: &Value) -> Option<RelationInput> {
+    match v {
+        Value::Object(o) if !(o.contains_key("documentId") || o.contains_key("id")) => {
+            if let Some(set) = o.get("set") {
+                return Some(RelationInput::Set(relation_list(set)));
+            }
+            Some(RelationInput::Change {
+                connect: o.get("connect").map(relation_list).unwrap_or_default(),
+                disconnect: o.get("disconnect").map(relation_list).unwrap_or_default(),
+            })
+        }
+        other => Some(RelationInput::Set(relation_list(other))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_print_as_yup_prints_them() {
+        assert_eq!(print_value(&json!(123), true), "123");
+        assert_eq!(print_value(&json!("yes"), true), "\"yes\"");
+        assert_eq!(
+            print_value(&json!({"an": "object"}), true),
+            "{\n  \"an\": \"\\\"object\\\"\"\n}"
+        );
+        assert_eq!(
+            print_value(&json!({"question": "x"}), true),
+            "{\n  \"question\": \"\\\"x\\\"\"\n}"
+        );
+    }
+
+    #[test]
+    fn times_take_seconds_and_up_to_three_fraction_digits() {
+        assert_eq!(
+            time(&json!("10:30:00")).unwrap(),
+            StoredValue::Text("10:30:00.000".into())
+        );
+        assert_eq!(
+            time(&json!("10:30:00.5")).unwrap(),
+            StoredValue::Text("10:30:00.500".into())
+        );
+        assert!(time(&json!("10:30")).is_err());
+        assert!(time(&json!("25:61:00")).is_err());
+    }
+
+    #[test]
+    fn emails_follow_yups_pattern() {
+        assert!(is_email("editor@example.com"));
+        assert!(!is_email("not-an-email"));
+        assert!(!is_email("x"));
+        assert!(!is_email("a@-b.com"));
+    }
+}

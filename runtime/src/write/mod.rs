@@ -1,0 +1,252 @@
+//! Writes of the content API: create, update and delete documents with Strapi 5.54's REST
+//! semantics, into Strapi's own tables, once for every database.
+//!
+//! * `input.rs`: a request's `data` → checked values ([`input::Input`]), with Strapi's
+//!   `Invalid key` check first, then yup's rules and messages.
+//! * `document.rs`: the document lifecycle (create, update, publish, delete) as row
+//!   changes, on `store::rows` (the statements) through the seam's `Writer`.
+//! * `error.rs`: [`WriteError`], which says which 4xx Strapi answers.
+//!
+//! Every write is one transaction ([`crate::store::Pool::write`]): a failure at any step
+//! leaves nothing behind. The answer of a write is read back afterwards through the read
+//! path (`http` does it), so it is formatted exactly as a `GET`.
+//!
+//! Decisions where Strapi answers 500 to bad input (strata answers 400 instead, in
+//! Strapi's error shape, and writes nothing): `DELETE ?status=draft` (`Cannot delete a
+//! draft document`); a `connect` whose position anchor is the entry itself or one being
+//! disconnected (`The list of connect relations is not valid`); a value the database's
+//! column refuses (an integer past 32 bits on PostgreSQL and MariaDB, a JSON string in a
+//! JSON column, `\u0000` on PostgreSQL); a body nested deeper than 1000 levels.
+
+mod document;
+mod error;
+pub mod input;
+mod relations;
+
+use serde_json::{Map, Value};
+
+pub use document::LocaleScope;
+pub use error::{FieldError, WriteError};
+
+use crate::query::Permissions;
+use crate::schema::SchemaId;
+use crate::store::Store;
+
+/// Which version a write leaves: `?status`. Anything but `published` (or nothing) is a
+/// draft, as Strapi checks `status === 'published'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteStatus {
+    /// Create or update the draft, then publish it.
+    Published,
+    /// Create or update the draft only.
+    Draft,
+}
+
+/// One create or update.
+pub struct WriteRequest<'a> {
+    /// The content type.
+    pub schema: SchemaId,
+    /// The document to update (`None`: a create, or a single type's document).
+    pub document_id: Option<&'a str>,
+    /// The locale written (`None`: the default; ignored for types that are not
+    /// localized).
+    pub locale: Option<&'a str>,
+    /// `?status`.
+    pub status: WriteStatus,
+    /// The request body's `data`.
+    pub data: &'a Map<String, Value>,
+    /// The caller's `find` grants (a relation to a type it may not find is refused).
+    pub readable: &'a Permissions,
+    /// Now, epoch milliseconds.
+    pub now_ms: i64,
+    /// Whether the query has `fields` (it changes the order values a first publish gives
+    /// its links, as in Strapi).
+    pub answer_has_fields: bool,
+}
+
+/// The version a write left, for its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The document.
+    pub document_id: String,
+    /// Its locale (`None` for a type that is not localized).
+    pub locale: Option<String>,
+}
+
+/// What a write does with its document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Create,
+    Update,
+}
+
+/// The locale a write goes to: the one asked, else the default; none for a type that is
+/// not localized.
+fn write_locale(
+    store: &Store,
+    schema: SchemaId,
+    asked: Option<&str>,
+) -> Result<Option<String>, WriteError> {
+    let s = store.model().schema(schema);
+    if !s.localized {
+        return Ok(None);
+    }
+    match asked {
+        Some("*") => Err(WriteError::bare(
+            "Invalid locale param * provided. Document locales must be strings.",
+        )),
+        Some(l) if !l.is_empty() => Ok(Some(l.to_string())),
+        _ => Ok(Some(store.settings().default_locale.clone())),
+    }
+}
+
+fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written, WriteError> {
+    let model = store.model();
+    let schema = model.schema(req.schema);
+    input::check_keys(
+        &input::KeyRules {
+            model,
+            readable: req.readable,
+        },
+        schema,
+        req.data,
+    )?;
+    let locale = write_locale(store, req.schema, req.locale)?;
+    let shown = shown_data(model, schema, req.data, locale.as_deref());
+    let phase = if schema.draft_and_publish {
+        input::Phase::Draft
+    } else {
+        input::Phase::Publish
+    };
+    let values = input::parse(model, schema, req.data, &shown, phase)?;
+    store.pool().write(|w| {
+        w.serialize_writes()?;
+        let default_locale = &store.settings().default_locale;
+        let doc = document::DocumentWrite::new(w, model, schema, req.now_ms, default_locale)
+            .showing(&shown)
+            .answer_has_fields(req.answer_has_fields);
+        let document_id = match (action, req.document_id) {
+            (Action::Create, _) => doc.create(&values, req.data, locale.as_deref(), req.status)?,
+            (Action::Update, Some(id)) => {
+                doc.update(id, &values, req.data, locale.as_deref(), req.status)?;
+                id.to_string()
+            }
+            (Action::Update, None) => {
+                match crate::store::rows::Rows::new(w, model).any_document(schema)? {
+                    Some(id) => {
+                        doc.update(&id, &values, req.data, locale.as_deref(), req.status)?;
+                        id
+                    }
+                    None => doc.create(&values, req.data, locale.as_deref(), req.status)?,
+                }
+            }
+        };
+        Ok(Written {
+            document_id,
+            locale: locale.clone(),
+        })
+    })
+}
+
+/// The data as Strapi's document service hands it to the entity manager, which some of
+/// its errors show as their `value`: the body's `data`, with every list of components
+/// (repeatable or dynamic zone) present (`[]` when not given), media as `{"set": [{"id"}]}`,
+/// the locale written and `publishedAt` null.
+fn shown_data(
+    model: &crate::schema::Model,
+    schema: &crate::schema::Schema,
+    data: &Map<String, Value>,
+    locale: Option<&str>,
+) -> Value {
+    use crate::schema::AttributeKind;
+    let mut out = data.clone();
+    for a in &schema.attributes {
+        match &a.kind {
+            AttributeKind::Component(c) if c.repeatable => {
+                out.entry(a.name.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+            }
+            AttributeKind::DynamicZone(_) => {
+                out.entry(a.name.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+            }
+            AttributeKind::Media(_) => {
+                if let Some(v) = out.get_mut(&a.name) {
+                    let ids: Vec<Value> = match &*v {
+                        Value::Array(items) => items.clone(),
+                        Value::Null => Vec::new(),
+                        other => vec![other.clone()],
+                    }
+                    .into_iter()
+                    .map(|id| match id {
+                        Value::Object(o) => Value::Object(o),
+                        other => serde_json::json!({ "id": other }),
+                    })
+                    .collect();
+                    *v = serde_json::json!({ "set": ids });
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = model;
+    if let Some(l) = locale {
+        out.insert("locale".into(), Value::String(l.to_string()));
+    }
+    if schema.draft_and_publish {
+        out.insert("publishedAt".into(), Value::Null);
+    }
+    Value::Object(out)
+}
+
+/// `POST /api/:plural`: creates a document (and publishes it unless `?status=draft`).
+pub fn create(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteError> {
+    run(store, req, Action::Create)
+}
+
+/// `PUT /api/:plural/:documentId` (or `PUT /api/:singular`, `document_id` `None`):
+/// updates the document's version in the locale, or adds that locale; a single type
+/// without a document gets one.
+pub fn update(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteError> {
+    run(store, req, Action::Update)
+}
+
+/// `DELETE /api/:plural/:documentId` (or `/api/:singular`, `document_id` `None`): deletes
+/// the document's rows in `locale` (`None`: the default locale; `*`: every locale). A
+/// document that does not exist is no error (Strapi answers 204).
+pub fn delete(
+    store: &Store,
+    schema: SchemaId,
+    document_id: Option<&str>,
+    locale: Option<&str>,
+    status: WriteStatus,
+    now_ms: i64,
+) -> Result<(), WriteError> {
+    let model = store.model();
+    let s = model.schema(schema);
+    if status == WriteStatus::Draft && s.draft_and_publish {
+        return Err(WriteError::bare("Cannot delete a draft document"));
+    }
+    let scope = if !s.localized {
+        LocaleScope::One(None)
+    } else {
+        match locale {
+            Some("*") => LocaleScope::All,
+            Some(l) if !l.is_empty() => LocaleScope::One(Some(l.to_string())),
+            _ => LocaleScope::One(Some(store.settings().default_locale.clone())),
+        }
+    };
+    store.pool().write(|w| {
+        w.serialize_writes()?;
+        let id = match document_id {
+            Some(id) => Some(id.to_string()),
+            None => crate::store::rows::Rows::new(w, model).any_document(s)?,
+        };
+        if let Some(id) = id {
+            let default_locale = &store.settings().default_locale;
+            document::DocumentWrite::new(w, model, s, now_ms, default_locale)
+                .delete(&id, &scope)?;
+        }
+        Ok::<(), WriteError>(())
+    })
+}
