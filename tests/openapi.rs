@@ -1,10 +1,12 @@
 //! The OpenAPI 3.1 document: what it describes (every route `serve` answers and only
-//! those, `deepObject` parameters, optional populated shapes, the error body, the bearer
-//! scheme), that `/openapi.json` and `strata openapi` give the same document, and the real
-//! tools: `openapi-spec-validator` on it and `schemathesis` fuzzing the running server
-//! from it (no 5xx; statuses, content types and bodies as documented), run by
-//! `tools/openapi/check.sh` in a virtual environment it installs. Without python3 the
-//! tool check skips with one loud line, except under `CI=true`.
+//! those, reads and writes, `deepObject` parameters, optional populated shapes, the write
+//! input schemas, the error body, the bearer scheme), that `/openapi.json` and `strata
+//! openapi` give the same document, and the real tools: `openapi-spec-validator` on it
+//! and `schemathesis` fuzzing the running server from it (no 5xx; statuses, content
+//! types and bodies as documented), run by `tools/openapi/check.sh` in a virtual
+//! environment it installs. The fuzzed server writes: it serves a scratch copy of the
+//! blog database with every grant, so `POST`, `PUT` and `DELETE` are fuzzed too. Without
+//! python3 the tool check skips with one loud line, except under `CI=true`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -22,6 +24,26 @@ fn served() -> (std::net::SocketAddr, Value) {
             .any(|(k, v)| k.eq_ignore_ascii_case("content-type")
                 && v.starts_with("application/json"))
     );
+    (addr, serde_json::from_slice(&body).unwrap())
+}
+
+/// The server schemathesis fuzzes: a scratch copy of the blog database, opened writable,
+/// with every grant, so that its writes (`POST`, `PUT`, `DELETE`) run too.
+fn served_writable() -> (std::net::SocketAddr, Value) {
+    use std::sync::Arc;
+    let (_, db) = common::blog_db_copy("openapi-writes");
+    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
+    let url = strata::store::DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
+    let store = Arc::new(strata::store::Store::open_existing(&url, model.clone(), 2).unwrap());
+    let grants = strata::http::RolePermissions::all(&model);
+    let state = strata::http::AppState::with_permissions(
+        store,
+        strata::http::ServerConfig::default(),
+        strata::http::PermissionSource::Fixed(Arc::new(grants)),
+    );
+    let addr = common::serve_router(strata::http::router(state));
+    let (status, _, body) = common::http_get(addr, "/openapi.json", &[]);
+    assert_eq!(status, 200);
     (addr, serde_json::from_slice(&body).unwrap())
 }
 
@@ -95,6 +117,132 @@ fn the_document_describes_the_routes_and_shapes() {
         "bearer"
     );
 
+    // The writes: exactly the methods the router takes, each with its input schema.
+    let methods = |p: &str| -> Vec<String> {
+        let mut m: Vec<String> = doc["paths"][p]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        m.sort();
+        m
+    };
+    for plural in ["articles", "authors", "categories", "secrets", "tags"] {
+        assert_eq!(
+            methods(&format!("/api/{plural}")),
+            ["get", "post"],
+            "{plural}"
+        );
+        assert_eq!(
+            methods(&format!("/api/{plural}/{{documentId}}")),
+            ["delete", "get", "put"],
+            "{plural}"
+        );
+    }
+    assert_eq!(methods("/api/users"), ["get"]);
+    assert_eq!(methods("/api/users/{id}"), ["get"]);
+    // Every documented write is routed (a 401 or 403 here, never 405), and the methods
+    // left out are not (405).
+    for (method, target, routed) in [
+        ("POST", "/api/articles", true),
+        ("PUT", "/api/articles/nothing", true),
+        ("DELETE", "/api/tags/nothing", true),
+        ("PUT", "/api/articles", false),
+        ("POST", "/api/articles/nothing", false),
+        ("POST", "/api/users", false),
+    ] {
+        let (status, _, _) = common::http_request(addr, method, target, &[]);
+        assert_eq!(status == 405, !routed, "{method} {target}: {status}");
+    }
+    let input =
+        |name: &str| serde_json::json!({"$ref": format!("#/components/schemas/{name}Input")});
+    for (path, method, name, ok) in [
+        ("/api/articles", "post", "Article", "201"),
+        ("/api/articles/{documentId}", "put", "Article", "200"),
+        ("/api/tags", "post", "Tag", "201"),
+        ("/api/categories/{documentId}", "put", "Category", "200"),
+    ] {
+        let op = &doc["paths"][path][method];
+        let body = &op["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(body["properties"]["data"], input(name), "{method} {path}");
+        assert_eq!(body["required"], serde_json::json!(["data"]));
+        assert_eq!(
+            op["responses"][ok]["content"]["application/json"]["schema"]["properties"]["data"],
+            serde_json::json!({"$ref": format!("#/components/schemas/{name}")}),
+            "{method} {path}: the answer is a read's entry"
+        );
+        let names: Vec<&str> = op["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["name"].as_str())
+            .collect();
+        for p in ["status", "locale", "fields", "populate"] {
+            assert!(names.contains(&p), "{method} {path}: {p}");
+        }
+        for code in ["400", "401", "403", "413"] {
+            assert_eq!(
+                op["responses"][code]["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/Error",
+                "{method} {path}: {code}"
+            );
+        }
+        assert!(op["responses"].get("405").is_none());
+    }
+    assert!(doc["paths"]["/api/articles/{documentId}"]["put"]["responses"]["404"].is_object());
+    let delete = &doc["paths"]["/api/articles/{documentId}"]["delete"];
+    assert!(delete.get("requestBody").is_none());
+    assert_eq!(
+        delete["responses"]["204"]["description"],
+        "Deleted (no body)"
+    );
+    assert!(delete["responses"]["204"].get("content").is_none());
+    assert_eq!(
+        delete["parameters"].as_array().unwrap().len(),
+        3,
+        "documentId, status, locale"
+    );
+
+    let schemas = &doc["components"]["schemas"];
+    let article_input = &schemas["ArticleInput"];
+    assert_eq!(article_input["additionalProperties"], false);
+    let props = &article_input["properties"];
+    for key in ["documentId", "id", "createdAt", "updatedBy"] {
+        assert!(props.get(key).is_none(), "{key} is refused on write");
+    }
+    assert!(props["publishedAt"].is_object() && props["locale"].is_object());
+    assert_eq!(props["tags"]["$ref"], "#/components/schemas/RelationInput");
+    assert_eq!(
+        props["views"]["type"],
+        serde_json::json!(["integer", "string", "null"])
+    );
+    assert!(
+        props["gallery"]["anyOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["type"] == "array")
+    );
+    let zone = props["blocks"]["anyOf"][1]["items"]["anyOf"]
+        .as_array()
+        .unwrap();
+    assert_eq!(zone.len(), 4);
+    assert!(
+        zone.iter()
+            .all(|item| item["allOf"][1]["required"] == serde_json::json!(["__component"]))
+    );
+    let seo = &schemas["SharedSeoInput"];
+    assert_eq!(seo["additionalProperties"], false);
+    assert!(seo["properties"]["id"].is_object() && seo["properties"]["__component"].is_object());
+    let set = &schemas["RelationInput"]["anyOf"][3];
+    assert_eq!(set["additionalProperties"], false);
+    assert!(set["properties"]["connect"].is_object() && set["properties"]["set"].is_object());
+    assert!(
+        schemas.get("UsersPermissionsUserInput").is_none(),
+        "users are not written"
+    );
+
     // `strata openapi` prints the same document.
     let out = common::succeeded(
         std::process::Command::new(env!("CARGO_BIN_EXE_strata"))
@@ -118,7 +266,7 @@ fn real_tools_validate_the_document_and_fuzz_the_server() {
         common::unavailable("python3 is missing, the OpenAPI tools cannot run");
         return;
     }
-    let (addr, doc) = served();
+    let (addr, doc) = served_writable();
     let file = std::env::temp_dir().join(format!("strata-openapi-{}.json", std::process::id()));
     std::fs::write(&file, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
     let out = std::process::Command::new("bash")

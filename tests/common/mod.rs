@@ -406,7 +406,11 @@ pub fn serve_store_with(
     config: strata::http::ServerConfig,
 ) -> std::net::SocketAddr {
     let state = strata::http::AppState::new(store, config);
-    let app = strata::http::router(state);
+    serve_router(strata::http::router(state))
+}
+
+/// Serves `app` on loopback in a background thread; returns the address.
+pub fn serve_router(app: axum::Router) -> std::net::SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()

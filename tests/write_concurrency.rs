@@ -1,0 +1,242 @@
+//! Writes against the real server under concurrency, on SQLite, PostgreSQL and MariaDB:
+//! * sixteen creates with the same uid (`slug`, unique as Strapi checks it) at once: one
+//!   is created, every other gets Strapi's 400 `This attribute must be unique`, never a
+//!   5xx;
+//! * sixteen updates of one document at once: every one succeeds, and the document ends
+//!   whole: one draft and one published row in its locale, the published row equal to the
+//!   draft, no link row pointing at a row that is gone;
+//! * a write is seen at once by every read: counts, bodies and ETags, on every pooled
+//!   connection.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+const WRITERS: usize = 16;
+
+fn send(addr: SocketAddr, method: &str, target: &str, body: &str) -> (u16, Value) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[..split])
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&raw[split + 4..]).unwrap_or_default(),
+    )
+}
+
+fn get(addr: SocketAddr, target: &str) -> Value {
+    let (status, _, body) = common::http_get(addr, target, &[]);
+    assert_eq!(status, 200, "{target}");
+    serde_json::from_slice(&body).unwrap()
+}
+
+/// Serves the blog model over `url` with every grant.
+fn serve(url: &str) -> SocketAddr {
+    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
+    let url = strata::store::DatabaseUrl::parse(url).unwrap();
+    let store = Arc::new(strata::store::Store::open_existing(&url, model.clone(), 8).unwrap());
+    let state = strata::http::AppState::with_permissions(
+        store,
+        strata::http::ServerConfig::default(),
+        strata::http::PermissionSource::Fixed(Arc::new(strata::http::RolePermissions::all(&model))),
+    );
+    common::serve_router(strata::http::router(state))
+}
+
+/// Runs `n` requests at once, one thread each; their answers.
+fn at_once(n: usize, request: impl Fn(usize) -> (u16, Value) + Sync) -> Vec<(u16, Value)> {
+    let barrier = std::sync::Barrier::new(n);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let barrier = &barrier;
+                let request = &request;
+                s.spawn(move || {
+                    barrier.wait();
+                    request(i)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+fn unique_values_hold(addr: SocketAddr) {
+    let answers = at_once(WRITERS, |i| {
+        let body = format!(r#"{{"data":{{"title":"race {i}","slug":"the-same-slug"}}}}"#);
+        send(addr, "POST", "/api/articles", &body)
+    });
+    let created = answers.iter().filter(|(s, _)| *s == 201).count();
+    let refused: Vec<_> = answers.iter().filter(|(s, _)| *s == 400).collect();
+    assert_eq!(created, 1, "{answers:?}");
+    assert_eq!(refused.len(), WRITERS - 1, "{answers:?}");
+    for (_, body) in refused {
+        assert_eq!(
+            body["error"]["message"], "This attribute must be unique",
+            "{body}"
+        );
+    }
+    let found = get(
+        addr,
+        "/api/articles?filters[slug][$eq]=the-same-slug&status=draft&fields[0]=slug",
+    );
+    assert_eq!(found["data"].as_array().unwrap().len(), 1, "{found}");
+}
+
+fn one_document_stays_whole(addr: SocketAddr) {
+    let doc = "/api/articles/article00000000000000001";
+    let answers = at_once(WRITERS, |i| {
+        let tags = if i % 2 == 0 {
+            r#"["tag000000000000000000001","tag000000000000000000002"]"#
+        } else {
+            r#"["tag000000000000000000003"]"#
+        };
+        let body = format!(r#"{{"data":{{"views":{i},"tags":{tags}}}}}"#);
+        send(addr, "PUT", doc, &body)
+    });
+    assert!(answers.iter().all(|(s, _)| *s == 200), "{answers:?}");
+    let fields =
+        "fields[0]=views&populate[tags][fields][0]=name&populate[seo]=true&populate[faq]=true";
+    let published = get(addr, &format!("{doc}?{fields}"));
+    let draft = get(addr, &format!("{doc}?status=draft&{fields}"));
+    // One version of each: the list of the document's en rows has one draft, one published.
+    let versions = get(
+        addr,
+        "/api/articles?filters[documentId][$eq]=article00000000000000001&status=draft&fields[0]=views",
+    );
+    assert_eq!(versions["data"].as_array().unwrap().len(), 1, "{versions}");
+    let versions = get(
+        addr,
+        "/api/articles?filters[documentId][$eq]=article00000000000000001&fields[0]=views",
+    );
+    assert_eq!(versions["data"].as_array().unwrap().len(), 1, "{versions}");
+    let strip = |v: &Value| {
+        let mut v = v["data"].clone();
+        let o = v.as_object_mut().unwrap();
+        o.remove("id");
+        for key in ["seo", "faq"] {
+            strip_ids(o.get_mut(key).unwrap());
+        }
+        v
+    };
+    assert_eq!(
+        strip(&published),
+        strip(&draft),
+        "the published row is the draft's copy"
+    );
+    let tags = published["data"]["tags"].as_array().unwrap().len();
+    assert!(tags == 1 || tags == 2, "{published}");
+}
+
+fn strip_ids(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.remove("id");
+            o.values_mut().for_each(strip_ids);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_ids),
+        _ => {}
+    }
+}
+
+#[test]
+fn concurrent_writes_on_sqlite() {
+    let (dir, db) = common::blog_db_copy("write-concurrency");
+    let addr = serve(&format!("sqlite://{}", db.display()));
+    unique_values_hold(addr);
+    one_document_stays_whole(addr);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn concurrent_writes_on_postgres() {
+    let Some(db) = common::pg::strapi_blog("write_concurrency") else {
+        return;
+    };
+    let addr = serve(&db.url);
+    unique_values_hold(addr);
+    one_document_stays_whole(addr);
+}
+
+#[test]
+fn concurrent_writes_on_mysql() {
+    let Some(db) = common::my::strapi_blog("write_concurrency") else {
+        return;
+    };
+    let addr = serve(&db.url);
+    unique_values_hold(addr);
+    one_document_stays_whole(addr);
+}
+
+/// A write is seen at once by the next read: its count, its body and its ETag (a
+/// conditional read of the old tag is answered again, not 304), on every pooled
+/// connection.
+fn reads_see_a_write_at_once(addr: SocketAddr) {
+    let target = "/api/tags?fields[0]=name&pagination[pageSize]=100";
+    let (status, headers, body) = common::http_get(addr, target, &[]);
+    assert_eq!(status, 200);
+    let before: Value = serde_json::from_slice(&body).unwrap();
+    let total = before["meta"]["pagination"]["total"].as_u64().unwrap();
+    let etag = headers
+        .iter()
+        .find(|(k, _)| k == "etag")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    // Warm every pooled connection's caches with the old answer.
+    for _ in 0..8 {
+        let (status, _, _) = common::http_get(addr, target, &[("If-None-Match", &etag)]);
+        assert_eq!(status, 304);
+    }
+    let (status, _) = send(
+        addr,
+        "POST",
+        "/api/tags",
+        r#"{"data":{"name":"seen at once"}}"#,
+    );
+    assert_eq!(status, 201);
+    for _ in 0..8 {
+        let (status, _, body) = common::http_get(addr, target, &[("If-None-Match", &etag)]);
+        assert_eq!(status, 200, "a write changes the tag");
+        let after: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            after["meta"]["pagination"]["total"].as_u64(),
+            Some(total + 1)
+        );
+    }
+}
+
+#[test]
+fn reads_see_writes_at_once_on_sqlite() {
+    let (dir, db) = common::blog_db_copy("write-caches");
+    let addr = serve(&format!("sqlite://{}", db.display()));
+    reads_see_a_write_at_once(addr);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn reads_see_writes_at_once_on_postgres() {
+    let Some(db) = common::pg::strapi_blog("write_caches") else {
+        return;
+    };
+    reads_see_a_write_at_once(serve(&db.url));
+}

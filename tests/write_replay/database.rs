@@ -1,0 +1,285 @@
+//! The database each sequence runs on: a fresh copy of the blog seed (Strapi's own SQLite
+//! file, or its PostgreSQL or MariaDB dump), migrated by strata's `Store::open` when the
+//! sequence runs on the `ext` model, then given the recorder's tokens and grants. And what
+//! the replays of one run on one backend share ([`Run`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use mysql::prelude::Queryable;
+use strata::store::mysql::MyPool;
+use strata::store::postgres::{PgPool, PgTarget};
+use strata::store::seam::PoolOptions;
+use strata::store::{DatabaseUrl, OpenOptions, Store, StoreError};
+
+use super::common::{self, pg::pg_error};
+use super::{Backend, Model, Recording, db, snapshot};
+
+/// What the replays of one run on one backend share: on PostgreSQL the blog seed restored
+/// once (the template of every sequence's database), and the ext model's schemas folder.
+pub struct Run {
+    pub backend: Backend,
+    template: Option<common::pg::TestDb>,
+    ext_schemas: Option<PathBuf>,
+}
+
+impl Run {
+    /// A run on `backend`, or `None` when its server cannot be reached (after
+    /// `common::unavailable`'s loud line; under `CI=true` that fails the test instead).
+    pub fn start(backend: Backend) -> Option<Run> {
+        let template = match backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => Some(common::pg::strapi_blog("replay_seed")?),
+            Backend::Mysql => {
+                common::my::TestDb::create("replay_probe")?;
+                None
+            }
+        };
+        Some(Run {
+            backend,
+            template,
+            ext_schemas: None,
+        })
+    }
+
+    /// The schemas folder of `model`.
+    pub fn schemas(&mut self, model: &Model) -> PathBuf {
+        match model {
+            Model::Blog => common::blog().join("schemas"),
+            Model::Ext => self.ext_schemas.get_or_insert_with(ext_schemas).clone(),
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.ext_schemas {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A new folder holding the blog's schemas and the types of `writes/ext/schemas` (as the
+/// recorder's copy of the oracle holds them).
+fn ext_schemas() -> PathBuf {
+    let dir = common::temp_dir("replay-ext-schemas");
+    copy_dir(&common::blog().join("schemas"), &dir);
+    copy_dir(&common::blog().join("writes/ext/schemas"), &dir);
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        match entry.file_type().unwrap().is_dir() {
+            true => copy_dir(&entry.path(), &target),
+            false => {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+}
+
+/// A database prepared for one sequence; dropping it removes it.
+pub enum Database {
+    Sqlite {
+        dir: PathBuf,
+        file: PathBuf,
+    },
+    Postgres {
+        pool: Box<PgPool>,
+        copy: Box<PgCopy>,
+    },
+    Mysql {
+        pool: Box<MyPool>,
+        db: Box<common::my::TestDb>,
+    },
+}
+
+impl Database {
+    /// A copy of the blog seed, migrated to the sequence's model, with the recorder's
+    /// tokens and `setup:` grants.
+    pub fn prepare(run: &mut Run, recording: &Recording) -> Database {
+        let database = Database::seed_copy(run);
+        if let Model::Ext = recording.model {
+            database.migrate(&run.schemas(&recording.model));
+        }
+        let salt = super::lab_secrets().api_token_salt.unwrap();
+        database.execute(&db::seed_statements(&recording.json, &salt, run.backend));
+        database
+    }
+
+    /// A fresh copy of the blog seed.
+    fn seed_copy(run: &Run) -> Database {
+        match run.backend {
+            Backend::Sqlite => {
+                let (dir, file) = common::blog_db_copy("replay");
+                Database::Sqlite { dir, file }
+            }
+            Backend::Postgres => {
+                let copy = PgCopy::create(run.template.as_ref().unwrap());
+                let target = PgTarget::parse(&copy.url).unwrap();
+                let pool = PgPool::connect(&target, one_connection()).unwrap();
+                Database::Postgres {
+                    pool: Box::new(pool),
+                    copy: Box::new(copy),
+                }
+            }
+            Backend::Mysql => {
+                let db = common::my::strapi_blog("replay").unwrap();
+                Database::Mysql {
+                    pool: Box::new(db.pool()),
+                    db: Box::new(db),
+                }
+            }
+        }
+    }
+
+    /// What strata does to an existing database when it serves a model with more types:
+    /// `Store::open` creates the missing tables (additively). On SQLite, the new tables
+    /// then get the `sqlite_sequence` rows (seq 0) Strapi's boot leaves for them (knex
+    /// creates them; strata does not, and no later step could tell, but the recordings
+    /// show them changing from 0).
+    fn migrate(&self, schemas: &Path) {
+        let model = Arc::new(strata::schema::load(schemas).unwrap());
+        let url = DatabaseUrl::parse(&self.url()).unwrap();
+        let options = OpenOptions {
+            connections: 1,
+            ..OpenOptions::default()
+        };
+        let before = self.snapshot();
+        let (store, _) = Store::open(&url, model, &options).unwrap();
+        drop(store);
+        if let Database::Sqlite { .. } = self {
+            let after = self.snapshot();
+            let created = after.0.keys().filter(|t| !before.0.contains_key(*t));
+            let names: Vec<String> = created.map(|t| format!("'{t}'")).collect();
+            self.execute(&[format!(
+                "insert into sqlite_sequence (name, seq) select name, 0 from sqlite_master \
+                 where type = 'table' and name in ({}) and sql like '%autoincrement%'",
+                names.join(", ")
+            )]);
+        }
+    }
+
+    pub fn url(&self) -> String {
+        match self {
+            Database::Sqlite { file, .. } => format!("sqlite://{}", file.display()),
+            Database::Postgres { copy, .. } => copy.url.clone(),
+            Database::Mysql { db, .. } => db.url.clone(),
+        }
+    }
+
+    /// Every table, as the recorder reads it.
+    pub fn snapshot(&self) -> db::Snapshot {
+        match self {
+            Database::Sqlite { file, .. } => snapshot::sqlite(file),
+            Database::Postgres { pool, .. } => snapshot::postgres(pool),
+            Database::Mysql { pool, .. } => snapshot::mysql(pool),
+        }
+    }
+
+    /// Runs `statements` in one transaction.
+    fn execute(&self, statements: &[String]) {
+        let sql = format!("begin;\n{};\ncommit;", statements.join(";\n"));
+        match self {
+            Database::Sqlite { file, .. } => {
+                let conn = rusqlite::Connection::open(file).unwrap();
+                conn.execute_batch(&sql).unwrap();
+            }
+            Database::Postgres { pool, .. } => pool
+                .with_client(async |c| c.batch_execute(&sql).await.map_err(pg_error))
+                .unwrap(),
+            Database::Mysql { pool, .. } => pool
+                .with_conn(|c| c.query_drop(&sql).map_err(my_error))
+                .unwrap(),
+        }
+    }
+
+    /// Takes the next `n` ids of `table`, as a write that failed after inserting would
+    /// (PostgreSQL sequences and MariaDB's AUTO_INCREMENT are not rolled back; SQLite's
+    /// `sqlite_sequence` is, so there this never applies). The rows are unchanged.
+    pub fn consume_ids(&self, table: &str, n: u64) {
+        match self {
+            Database::Sqlite { .. } => panic!("SQLite rolls ids back: nothing to consume"),
+            Database::Postgres { pool, .. } => {
+                let sql = format!(
+                    "select nextval(pg_get_serial_sequence('{table}', 'id')) \
+                     from generate_series(1, {n})"
+                );
+                pool.with_client(async |c| c.batch_execute(&sql).await.map_err(pg_error))
+                    .unwrap();
+            }
+            Database::Mysql { pool, .. } => {
+                let sql = format!(
+                    "insert into `{table}` () values (); \
+                     delete from `{table}` where id = last_insert_id()"
+                );
+                for _ in 0..n {
+                    pool.with_conn(|c| c.query_drop(&sql).map_err(my_error))
+                        .unwrap();
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if let Database::Sqlite { dir, .. } = self {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn one_connection() -> PoolOptions {
+    PoolOptions {
+        pool_size: 1,
+        ..PoolOptions::default()
+    }
+}
+
+fn my_error(e: mysql::Error) -> StoreError {
+    StoreError::Database(e.to_string())
+}
+
+/// A PostgreSQL database created from a template (a fast copy), dropped with this value.
+pub struct PgCopy {
+    name: String,
+    url: String,
+    admin: PgPool,
+}
+
+impl PgCopy {
+    fn create(template: &common::pg::TestDb) -> PgCopy {
+        let target = PgTarget::parse(&common::pg::admin_url()).unwrap();
+        let admin = PgPool::connect(&target, one_connection()).unwrap();
+        let name = common::unique_database_name("replay");
+        // A template must have no other session (the restore's may still be closing), and
+        // CREATE DATABASE runs outside a transaction: two statements, two round trips.
+        for sql in [
+            format!(
+                "select pg_terminate_backend(pid) from pg_stat_activity where datname = '{}'",
+                template.name
+            ),
+            format!("create database {name} template {}", template.name),
+        ] {
+            admin
+                .with_client(async |c| c.batch_execute(&sql).await.map_err(pg_error))
+                .unwrap();
+        }
+        let url = common::url_with_database(&common::pg::admin_url(), &name);
+        PgCopy { name, url, admin }
+    }
+}
+
+impl Drop for PgCopy {
+    fn drop(&mut self) {
+        let sql = format!("drop database if exists {} with (force)", self.name);
+        let _ = self
+            .admin
+            .with_client(async |c| c.batch_execute(&sql).await.map_err(pg_error));
+    }
+}

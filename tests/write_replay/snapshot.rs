@@ -1,0 +1,194 @@
+//! Every table of a database, read as tools/record_writes.py reads it (its `dump`), so that
+//! rows compare with the recorded ones value for value: SQLite through rusqlite, PostgreSQL
+//! as `to_jsonb(t)` of each row, MariaDB as `JSON_OBJECT` of each row's columns.
+//!
+//! strata's own bookkeeping ([`STRATA_TABLES`], written when it migrates a database to the
+//! `ext` model) is left out, with its `sqlite_sequence` row: Strapi has no such table.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use mysql::prelude::Queryable;
+use serde_json::{Map, Value, json};
+use strata::store::StoreError;
+use strata::store::mysql::MyPool;
+use strata::store::postgres::PgPool;
+
+use super::common::pg::pg_error;
+use super::db::{Snapshot, Table};
+use super::http::hex;
+
+/// strata's own tables: not part of Strapi's layout, never compared.
+const STRATA_TABLES: [&str; 1] = ["strata_schema"];
+
+/// Every table of the SQLite file at `path`, values as the recorder reads them: integers
+/// and reals as numbers, TEXT as a string (or `{"invalid_utf8_hex"}`), BLOB as `{"hex"}`.
+/// `sqlite_sequence` is keyed by `name`.
+pub fn sqlite(path: &Path) -> Snapshot {
+    use rusqlite::types::ValueRef;
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let names: Vec<String> = conn
+        .prepare("select name from sqlite_master where type = 'table' order by name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut tables = BTreeMap::new();
+    for name in names {
+        let mut info = conn
+            .prepare(&format!("pragma table_info(\"{name}\")"))
+            .unwrap();
+        let mut keyed: Vec<(i64, String)> = info
+            .query_map([], |r| Ok((r.get::<_, i64>(5)?, r.get::<_, String>(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        keyed.retain(|(position, _)| *position > 0);
+        keyed.sort();
+        let pk = match name.as_str() {
+            "sqlite_sequence" => vec!["name".to_string()],
+            _ => keyed.into_iter().map(|(_, c)| c).collect(),
+        };
+        let mut select = conn.prepare(&format!("select * from \"{name}\"")).unwrap();
+        let columns: Vec<String> = select.column_names().map(str::to_string).collect();
+        let rows = select
+            .query_map([], |r| {
+                let mut row = Map::new();
+                for (i, column) in columns.iter().enumerate() {
+                    let value = match r.get_ref(i)? {
+                        ValueRef::Null => Value::Null,
+                        ValueRef::Integer(n) => json!(n),
+                        ValueRef::Real(x) => json!(x),
+                        ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
+                            Ok(s) => json!(s),
+                            Err(_) => json!({"invalid_utf8_hex": hex(bytes)}),
+                        },
+                        ValueRef::Blob(bytes) => json!({"hex": hex(bytes)}),
+                    };
+                    row.insert(column.clone(), value);
+                }
+                Ok(row)
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        tables.insert(name, Table { pk, rows });
+    }
+    without_strata(Snapshot(tables))
+}
+
+/// The recorder's PostgreSQL tables of `public` with their primary key columns (in key
+/// order, comma-separated; empty: none).
+const PG_TABLES: &str = "select c.relname::text, coalesce((select string_agg(a.attname, ',' \
+     order by array_position(i.indkey, a.attnum)) from pg_index i join pg_attribute a on \
+     a.attrelid = i.indrelid and a.attnum = any(i.indkey) where i.indrelid = c.oid and \
+     i.indisprimary), '') from pg_class c join pg_namespace n on n.oid = c.relnamespace \
+     where n.nspname = 'public' and c.relkind = 'r' order by c.relname";
+
+/// Every table of the PostgreSQL database of `pool`, each row as `to_jsonb` gives it
+/// (timestamps like `"2024-03-01T01:00:00"`), in one round trip after the table list.
+pub fn postgres(pool: &PgPool) -> Snapshot {
+    let found = pool.with_client(async |c| {
+        let tables = c.query(PG_TABLES, &[]).await.map_err(pg_error)?;
+        let tables: Vec<(String, String)> = tables.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let selects: Vec<String> = tables
+            .iter()
+            .map(|(name, _)| {
+                format!(
+                    "select '{name}'::text, (select coalesce(jsonb_agg(to_jsonb(t)), \
+                     '[]'::jsonb)::text from \"{name}\" t)"
+                )
+            })
+            .collect();
+        let rows = c
+            .query(&selects.join(" union all "), &[])
+            .await
+            .map_err(pg_error)?;
+        let rows: BTreeMap<String, String> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        Ok(tables
+            .into_iter()
+            .map(|(name, pk)| {
+                let json = rows.get(&name).cloned().unwrap_or_default();
+                (name, pk, json)
+            })
+            .collect::<Vec<_>>())
+    });
+    from_json_tables(found.unwrap())
+}
+
+/// Every table of the MariaDB database of `pool`, each row as `JSON_OBJECT` of its columns
+/// gives it (datetimes like `"2024-03-01 01:00:00.000000"`, JSON columns parsed).
+pub fn mysql(pool: &MyPool) -> Snapshot {
+    let found = pool.with_conn(|c| {
+        let err = |e: mysql::Error| StoreError::Database(e.to_string());
+        let columns: Vec<(String, String, String)> = c
+            .query(
+                "select table_name, column_name, column_key from information_schema.columns \
+                 where table_schema = database() order by table_name, ordinal_position",
+            )
+            .map_err(err)?;
+        let mut tables: BTreeMap<String, (Vec<String>, Vec<String>)> = BTreeMap::new();
+        for (table, column, key) in columns {
+            let (all, pk) = tables.entry(table).or_default();
+            if key == "PRI" {
+                pk.push(column.clone());
+            }
+            all.push(column);
+        }
+        let selects: Vec<String> = tables
+            .iter()
+            .map(|(name, (columns, _))| {
+                let pairs: Vec<String> = columns.iter().map(|c| format!("'{c}', `{c}`")).collect();
+                format!(
+                    "select '{name}', (select concat('[', ifnull(group_concat(json_object({}) \
+                     separator ','), ''), ']') from `{name}`)",
+                    pairs.join(", ")
+                )
+            })
+            .collect();
+        c.query_drop("set session group_concat_max_len = 1073741824")
+            .map_err(err)?;
+        let rows: Vec<(String, Vec<u8>)> = c.query(selects.join(" union all ")).map_err(err)?;
+        let rows: BTreeMap<String, Vec<u8>> = rows.into_iter().collect();
+        Ok(tables
+            .into_iter()
+            .map(|(name, (_, pk))| {
+                let json = String::from_utf8_lossy(&rows[&name]).into_owned();
+                (name, pk.join(","), json)
+            })
+            .collect::<Vec<_>>())
+    });
+    from_json_tables(found.unwrap())
+}
+
+/// A snapshot of (table, primary key columns comma-separated, rows as a JSON array).
+fn from_json_tables(tables: Vec<(String, String, String)>) -> Snapshot {
+    let tables = tables.into_iter().map(|(name, pk, json)| {
+        let rows: Vec<Map<String, Value>> =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("the rows of {name}: {e}"));
+        let pk = pk.split(',').filter(|c| !c.is_empty()).map(str::to_string);
+        let table = Table {
+            pk: pk.collect(),
+            rows,
+        };
+        (name, table)
+    });
+    without_strata(Snapshot(tables.collect()))
+}
+
+/// `snapshot` without [`STRATA_TABLES`] and their `sqlite_sequence` rows.
+fn without_strata(mut snapshot: Snapshot) -> Snapshot {
+    snapshot
+        .0
+        .retain(|name, _| !STRATA_TABLES.contains(&name.as_str()));
+    if let Some(sequences) = snapshot.0.get_mut("sqlite_sequence") {
+        sequences.rows.retain(|row| {
+            let name = row.get("name").and_then(Value::as_str);
+            !name.is_some_and(|n| STRATA_TABLES.contains(&n))
+        });
+    }
+    snapshot
+}
