@@ -12,6 +12,8 @@
 //!   `provision.rs`: what the server databases share when they create or migrate.
 //! * `sql/`: the planner, `Query` → sea-query statements for a [`sql::Dialect`]: the one
 //!   home of the read path's SQL.
+//! * `rows.rs`: the row operations of the content API's writes (a document's versions,
+//!   rows inserted, copied and deleted with their components, links and media);
 //! * `read.rs`: runs a request through an executor; `decode.rs`: cells → Strapi's JSON;
 //!   `entry.rs`: entries as JSON text; `canonical.rs`: stored JSON copied as it is.
 //! * `settings.rs`: i18n settings and role grants read from Strapi's tables.
