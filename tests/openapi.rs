@@ -30,18 +30,8 @@ fn served() -> (std::net::SocketAddr, Value) {
 /// The server schemathesis fuzzes: a scratch copy of the blog database, opened writable,
 /// with every grant, so that its writes (`POST`, `PUT`, `DELETE`) run too.
 fn served_writable() -> (std::net::SocketAddr, Value) {
-    use std::sync::Arc;
     let (_, db) = common::blog_db_copy("openapi-writes");
-    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
-    let url = strata::store::DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
-    let store = Arc::new(strata::store::Store::open_existing(&url, model.clone(), 2).unwrap());
-    let grants = strata::http::RolePermissions::all(&model);
-    let state = strata::http::AppState::with_permissions(
-        store,
-        strata::http::ServerConfig::default(),
-        strata::http::PermissionSource::Fixed(Arc::new(grants)),
-    );
-    let addr = common::serve_router(strata::http::router(state));
+    let addr = common::serve_with_every_grant(&format!("sqlite://{}", db.display()), 2);
     let (status, _, body) = common::http_get(addr, "/openapi.json", &[]);
     assert_eq!(status, 200);
     (addr, serde_json::from_slice(&body).unwrap())

@@ -14,7 +14,6 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -52,15 +51,7 @@ fn get(addr: SocketAddr, target: &str) -> Value {
 
 /// Serves the blog model over `url` with every grant.
 fn serve(url: &str) -> SocketAddr {
-    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
-    let url = strata::store::DatabaseUrl::parse(url).unwrap();
-    let store = Arc::new(strata::store::Store::open_existing(&url, model.clone(), 8).unwrap());
-    let state = strata::http::AppState::with_permissions(
-        store,
-        strata::http::ServerConfig::default(),
-        strata::http::PermissionSource::Fixed(Arc::new(strata::http::RolePermissions::all(&model))),
-    );
-    common::serve_router(strata::http::router(state))
+    common::serve_with_every_grant(url, 8)
 }
 
 /// Runs `n` requests at once, one thread each; their answers.

@@ -13,7 +13,6 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -306,16 +305,7 @@ fn hostile() -> Vec<(String, &'static str, String, &'static str, Vec<u8>)> {
 #[test]
 fn hostile_bodies_get_4xx_and_write_nothing() {
     let (dir, db) = common::blog_db_copy("write-hostile");
-    let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
-    let url = strata::store::DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
-    let store = Arc::new(strata::store::Store::open_existing(&url, model.clone(), 2).unwrap());
-    let grants = strata::http::RolePermissions::all(&model);
-    let state = strata::http::AppState::with_permissions(
-        store,
-        strata::http::ServerConfig::default(),
-        strata::http::PermissionSource::Fixed(Arc::new(grants)),
-    );
-    let addr = common::serve_router(strata::http::router(state));
+    let addr = common::serve_with_every_grant(&format!("sqlite://{}", db.display()), 2);
     let before = snapshot(&db);
     let cases = hostile();
     assert!(cases.len() >= 40, "{} cases", cases.len());

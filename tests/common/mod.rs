@@ -409,6 +409,22 @@ pub fn serve_store_with(
     serve_router(strata::http::router(state))
 }
 
+/// Serves the blog model over the database at `url` (opened as it is, with `connections`
+/// pooled connections) with every grant, so that writes run too; returns the address.
+pub fn serve_with_every_grant(url: &str, connections: usize) -> std::net::SocketAddr {
+    use std::sync::Arc;
+    let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
+    let url = strata::store::DatabaseUrl::parse(url).unwrap();
+    let store =
+        Arc::new(strata::store::Store::open_existing(&url, model.clone(), connections).unwrap());
+    let state = strata::http::AppState::with_permissions(
+        store,
+        strata::http::ServerConfig::default(),
+        strata::http::PermissionSource::Fixed(Arc::new(strata::http::RolePermissions::all(&model))),
+    );
+    serve_router(strata::http::router(state))
+}
+
 /// Serves `app` on loopback in a background thread; returns the address.
 pub fn serve_router(app: axum::Router) -> std::net::SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
