@@ -195,6 +195,11 @@ pub struct SqlitePool {
     /// The pool's data generation (see [`SqlitePool::generation`]), shared with every
     /// connection's [`CountCache`].
     generation: Arc<AtomicU64>,
+    /// Taken by a write for its whole transaction: this process's writers wait their turn
+    /// here, in line, without holding a pooled connection, rather than in SQLite's busy
+    /// handler, which sleeps and retries (a tail of hundreds of milliseconds under 16
+    /// concurrent writers). Other processes' writers still meet the busy handler.
+    writer: Mutex<()>,
 }
 
 /// Totals already counted on one connection, valid while SQLite's `PRAGMA data_version`
@@ -236,6 +241,7 @@ impl SqlitePool {
         let generation = Arc::new(AtomicU64::new(0));
         SqlitePool {
             size,
+            writer: Mutex::new(()),
             idle: Mutex::new(
                 conns
                     .into_iter()
@@ -354,6 +360,7 @@ impl SqlitePool {
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
+        let _turn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         self.with_cache(|conn, counts| {
             counts.totals.clear();
             // IMMEDIATE: the write lock is taken at the start, so writers run one at a
