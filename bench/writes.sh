@@ -31,7 +31,13 @@
 # as strata's STRATA_LOG=warn), NO_BUILD (set: use target/release as it is), LOGS (a folder
 # to keep the servers' logs, wrk's outputs and the answers in), NICE (0: the niceness of both
 # servers and wrk; -10 keeps other work on the machine from taking their cores; the database
-# servers keep theirs). Needs wrk, sqlite3, psql, mysql, node; PostgreSQL on 127.0.0.1:5432
+# servers keep theirs), SERVERS ("strapi strata": drop one to measure the other alone; the
+# table then shows "-" for it), SQLITE_JOURNAL (wal: each SQLite copy is put in WAL mode before
+# either server opens it, as a database is once strata has opened it, so Strapi runs on the
+# journal strata runs on, and better-sqlite3's WAL default, synchronous=NORMAL, is strata's
+# default too; "delete" keeps the fixture's rollback journal, Strapi's own default, in which
+# better-sqlite3 syncs every commit twice), STRATA_SQLITE_OPTIONS (appended to strata's SQLite
+# URL, e.g. "synchronous=full"). Needs wrk, sqlite3, psql, mysql, node; PostgreSQL on 127.0.0.1:5432
 # (postgres, trust) and MariaDB on 127.0.0.1:3306 (root). Everything it makes (database
 # files, scratch databases, servers, the large database) is removed at the end.
 set -euo pipefail
@@ -46,11 +52,13 @@ STRAPI_PORT="${STRAPI_PORT:-1357}"
 PORT="${PORT:-1398}"
 STRAPI_LOG_LEVEL="${STRAPI_LOG_LEVEL:-warn}"
 NICE="${NICE:-0}"
+SERVERS="${SERVERS:-strapi strata}"
+SQLITE_JOURNAL="${SQLITE_JOURNAL:-wal}"
 SECS="${DURATION%s}"
 for tool in wrk sqlite3 psql mysql node curl python3; do
   command -v $tool >/dev/null || { echo "writes.sh: $tool is missing" >&2; exit 1; }
 done
-[ -d "$ORACLE/node_modules/@strapi/strapi" ] || { echo "writes.sh: no Strapi in $ORACLE" >&2; exit 1; }
+[[ " $SERVERS " != *" strapi "* ]] || [ -d "$ORACLE/node_modules/@strapi/strapi" ] || { echo "writes.sh: no Strapi in $ORACLE" >&2; exit 1; }
 
 if [ -n "${NO_BUILD:-}" ]; then
   :
@@ -155,8 +163,9 @@ fresh_db() {
     sqlite)
       DB_NAME="$DIR/$2.db"
       cp tests/fixtures/blog/strapi.db "$DB_NAME"
+      sqlite3 "$DB_NAME" "pragma journal_mode = $SQLITE_JOURNAL" >/dev/null
       token_sql sqlite | sqlite3 "$DB_NAME"
-      DB_URL="sqlite://$DB_NAME"
+      DB_URL="sqlite://$DB_NAME${STRATA_SQLITE_OPTIONS:+?$STRATA_SQLITE_OPTIONS}"
       STRAPI_DB_ENV=(DATABASE_CLIENT=sqlite "DATABASE_FILENAME=$(realpath --relative-to="$ORACLE" "$DB_NAME")")
       ;;
     postgres)
@@ -359,14 +368,14 @@ else:
 
 # ------------------------------------------------------------------------ the run
 echo "# writes: strata against Strapi 5.54 (the oracle), wrk -t1 -d$DURATION --timeout 10s --latency, $(nproc) cores, nice $NICE"
-echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg); strata $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- runtime src || echo '+changes')"
+echo "# SQLite journal: $SQLITE_JOURNAL; load average before: $(cut -d' ' -f1-3 /proc/loadavg); strata $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- runtime src || echo '+changes')"
 declare -A LOAD
 for backend in $BACKENDS; do
   LOAD[$backend]=$(cut -d' ' -f1 /proc/loadavg)
-  log "$backend: Strapi"
-  run_server "$backend" strapi
-  log "$backend: strata"
-  run_server "$backend" strata
+  for who in $SERVERS; do
+    log "$backend: $who"
+    run_server "$backend" "$who"
+  done
 done
 
 echo

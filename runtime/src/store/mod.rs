@@ -57,7 +57,7 @@ pub use read::{Page, Reader, RowPlans};
 pub use sea_query;
 pub use seam::Pool;
 pub use settings::Settings;
-pub use url::DatabaseUrl;
+pub use url::{DatabaseUrl, SqliteSync};
 
 use std::sync::Arc;
 

@@ -306,19 +306,37 @@ impl<'a> Rows<'a> {
             .ok_or_else(|| StoreError::Other(format!("row {id} of {table} is gone")))
     }
 
-    /// Inserts a copy of row `id` of `table` (every column but `id`) and returns the new
-    /// row's id.
-    pub fn copy_row(&self, table: &str, columns: &[&str], id: i64) -> Result<i64, StoreError> {
-        let mut s = self.select_from(table);
-        if columns.is_empty() {
+    /// Inserts a copy of row `id` of `table` (its `columns`), with the columns of `set`
+    /// given new values in the same statement; returns the new row's id.
+    pub fn copy_row(
+        &self,
+        table: &str,
+        columns: &[&str],
+        id: i64,
+        set: &[(&str, StoredValue)],
+    ) -> Result<i64, StoreError> {
+        let copied: Vec<&str> = columns
+            .iter()
+            .copied()
+            .filter(|c| !set.iter().any(|(s, _)| s == c))
+            .collect();
+        if copied.is_empty() {
             // Nothing to copy but the row itself.
-            return self.insert(table, &[]);
+            return self.insert(table, set);
         }
-        s.columns(columns.iter().map(|c| alias(c)))
+        let dialect = self.dialect();
+        let mut s = self.select_from(table);
+        s.columns(copied.iter().map(|c| alias(c)))
+            .exprs(set.iter().map(|(_, v)| stored_expr(dialect, v)))
             .and_where(Expr::col(alias("id")).eq(id));
         let mut ins = Sql::insert();
         ins.into_table(alias(table))
-            .columns(columns.iter().map(|c| alias(c)))
+            .columns(
+                copied
+                    .iter()
+                    .chain(set.iter().map(|(c, _)| c))
+                    .map(|c| alias(c)),
+            )
             .select_from(s)
             .map_err(sea_error)?;
         self.w.insert_id(&ins)
@@ -687,26 +705,68 @@ impl<'a> Rows<'a> {
     /// Deletes a row of `schema` and everything that hangs off it: its components
     /// (recursively), its link rows on either side of every relation, and its media links.
     pub fn delete_row(&self, schema: &Schema, id: i64) -> Result<(), StoreError> {
-        for c in self.components_of(schema, id)? {
-            if let Some(cs) = self.model.by_uid(&c.component_type) {
-                self.delete_row(cs, c.cmp_id)?;
-            }
+        self.delete_rows(schema, &[id])
+    }
+
+    /// [`Rows::delete_row`] for several rows of one schema, with one statement a table
+    /// (`IN (…)`) however many rows there are: a document's versions go together.
+    pub fn delete_rows(&self, schema: &Schema, ids: &[i64]) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
         }
+        let of_ids = |column: &str| Expr::col(alias(column)).is_in(ids.iter().copied());
         if let Some(cmps) = &schema.layout.cmps_table {
+            for (component, children) in self.component_rows(cmps, ids)? {
+                if let Some(cs) = self.model.by_uid(&component) {
+                    self.delete_rows(cs, &children)?;
+                }
+            }
             let mut del = Sql::delete();
-            del.from_table(alias(cmps))
-                .and_where(Expr::col(alias("entity_id")).eq(id));
+            del.from_table(alias(cmps)).and_where(of_ids("entity_id"));
             self.run(Change::Delete(&del))?;
         }
         for t in self.touching(schema.id) {
-            self.delete_links(t.table, t.end, id)?;
+            let mut del = Sql::delete();
+            del.from_table(alias(&t.table.table))
+                .and_where(of_ids(t.end.column(t.table)));
+            self.run(Change::Delete(&del))?;
         }
-        self.delete_media(schema, id, None)?;
+        if let Some(m) = self.media_table() {
+            let mut del = Sql::delete();
+            del.from_table(alias(&m.table))
+                .and_where(of_ids(&m.id_column))
+                .and_where(Expr::col(alias(&m.type_column)).eq(schema.uid.as_str()));
+            self.run(Change::Delete(&del))?;
+        }
         let mut del = Sql::delete();
         del.from_table(alias(&schema.layout.table))
-            .and_where(Expr::col(alias("id")).eq(id));
+            .and_where(of_ids("id"));
         self.run(Change::Delete(&del))?;
         Ok(())
+    }
+
+    /// The component rows the `_cmps` table `cmps` links to the entities `ids`, grouped by
+    /// component uid (in first-seen order).
+    fn component_rows(
+        &self,
+        cmps: &str,
+        ids: &[i64],
+    ) -> Result<Vec<(String, Vec<i64>)>, StoreError> {
+        let mut s = self.select_from(cmps);
+        s.columns(["component_type", "cmp_id"].map(alias))
+            .and_where(Expr::col(alias("entity_id")).is_in(ids.iter().copied()))
+            .order_by(alias("id"), Order::Asc);
+        let rows = query_map(self.w, &s, |r| {
+            Ok((r.opt_text(0)?.unwrap_or_default(), r.int(1)?))
+        })?;
+        let mut grouped: Vec<(String, Vec<i64>)> = Vec::new();
+        for (component, id) in rows {
+            match grouped.iter_mut().find(|(c, _)| *c == component) {
+                Some((_, list)) => list.push(id),
+                None => grouped.push((component, vec![id])),
+            }
+        }
+        Ok(grouped)
     }
 
     /// Copies a component row with its own components, links and media; returns the new
@@ -720,7 +780,7 @@ impl<'a> Rows<'a> {
     ) -> Result<i64, StoreError> {
         let children = self.copy_components(schema, id, target_row)?;
         let columns = copied_columns(schema);
-        let new = self.copy_row(&schema.layout.table, &columns, id)?;
+        let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
         for c in &children {
             self.insert_component_link(schema, new, c)?;
         }

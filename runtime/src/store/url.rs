@@ -1,12 +1,42 @@
 //! Database URLs: `sqlite://relative/or/absolute/path.db`, `sqlite:///abs/path.db`,
 //! `sqlite::memory:`, with `?mode=ro` (read-only) or `?mode=rwc` (read-write, create; the
-//! default); `postgres://user:pass@host:port/db` or `postgresql://…` (libpq's URL syntax,
+//! default) and `synchronous=normal` (the default) or `synchronous=full` (see
+//! [`SqliteSync`]); `postgres://user:pass@host:port/db` or `postgresql://…` (libpq's URL syntax,
 //! `sslmode` and `connect_timeout` included); `mysql://user:pass@host:port/db` or
 //! `mariadb://…` (`ssl-mode`, `ssl-ca`).
 
 use std::path::PathBuf;
 
 use super::StoreError;
+
+/// When an SQLite commit reaches the disk (`PRAGMA synchronous`, in WAL mode).
+///
+/// **Decision:** the default is [`SqliteSync::Normal`], the durability Strapi itself has on
+/// the same file: its driver, better-sqlite3, is built with
+/// `SQLITE_DEFAULT_WAL_SYNCHRONOUS=1`, so Strapi on a WAL database (which every database
+/// strata has opened is: WAL is a property of the file) commits without an `fsync`. A
+/// commit survives a crash of the process at once, and a power cut once the next
+/// checkpoint has synced the log (SQLite's documented WAL guarantee; the database is never
+/// corrupted either way). `synchronous=full` syncs the log at every commit, for a deployment
+/// that must not lose the last writes to a power cut; it costs one `fsync` a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SqliteSync {
+    /// `PRAGMA synchronous = NORMAL`: the log is synced at checkpoints.
+    #[default]
+    Normal,
+    /// `PRAGMA synchronous = FULL`: the log is synced at every commit.
+    Full,
+}
+
+impl SqliteSync {
+    /// The value of `PRAGMA synchronous`.
+    pub fn pragma_value(self) -> &'static str {
+        match self {
+            SqliteSync::Normal => "NORMAL",
+            SqliteSync::Full => "FULL",
+        }
+    }
+}
 
 /// A parsed database URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +47,8 @@ pub enum DatabaseUrl {
         path: Option<PathBuf>,
         /// `mode=ro`: open read-only, never create or migrate.
         read_only: bool,
+        /// `synchronous=`: when a commit reaches the disk.
+        synchronous: SqliteSync,
     },
     /// A PostgreSQL database.
     Postgres(super::postgres::PgTarget),
@@ -52,13 +84,16 @@ impl DatabaseUrl {
         })?;
         let (location, query) = rest.split_once('?').unwrap_or((rest, ""));
         let mut read_only = false;
+        let mut synchronous = SqliteSync::default();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             match pair {
                 "mode=ro" => read_only = true,
                 "mode=rw" | "mode=rwc" => read_only = false,
+                "synchronous=normal" => synchronous = SqliteSync::Normal,
+                "synchronous=full" => synchronous = SqliteSync::Full,
                 other => {
                     return Err(err(&format!(
-                        "unknown option `{other}` (supported: mode=ro, mode=rw, mode=rwc)"
+                        "unknown option `{other}` (supported: mode=ro, mode=rw, mode=rwc, synchronous=normal, synchronous=full)"
                     )));
                 }
             }
@@ -67,6 +102,7 @@ impl DatabaseUrl {
             return Ok(DatabaseUrl::Sqlite {
                 path: None,
                 read_only,
+                synchronous,
             });
         }
         let path = location.strip_prefix("//").unwrap_or(location);
@@ -76,7 +112,17 @@ impl DatabaseUrl {
         Ok(DatabaseUrl::Sqlite {
             path: Some(PathBuf::from(path)),
             read_only,
+            synchronous,
         })
+    }
+
+    /// An SQLite URL with the default options but `read_only`.
+    pub fn sqlite(path: Option<PathBuf>, read_only: bool) -> Self {
+        DatabaseUrl::Sqlite {
+            path,
+            read_only,
+            synchronous: SqliteSync::default(),
+        }
     }
 
     /// Whether writes are refused.
@@ -92,24 +138,26 @@ impl std::fmt::Display for DatabaseUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DatabaseUrl::Sqlite {
-                path: None,
+                path,
                 read_only,
+                synchronous,
             } => {
-                write!(
-                    f,
-                    "sqlite::memory:{}",
-                    if *read_only { "?mode=ro" } else { "" }
-                )
+                match path {
+                    None => f.write_str("sqlite::memory:")?,
+                    Some(p) => write!(f, "sqlite://{}", p.display())?,
+                }
+                let options: Vec<&str> = [
+                    read_only.then_some("mode=ro"),
+                    (*synchronous == SqliteSync::Full).then_some("synchronous=full"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if !options.is_empty() {
+                    write!(f, "?{}", options.join("&"))?;
+                }
+                Ok(())
             }
-            DatabaseUrl::Sqlite {
-                path: Some(p),
-                read_only,
-            } => write!(
-                f,
-                "sqlite://{}{}",
-                p.display(),
-                if *read_only { "?mode=ro" } else { "" }
-            ),
             DatabaseUrl::Postgres(t) => f.write_str(&t.redacted()),
             DatabaseUrl::Mysql(t) => f.write_str(&t.redacted()),
         }
@@ -124,25 +172,29 @@ mod tests {
     fn parses_sqlite_urls() {
         assert_eq!(
             DatabaseUrl::parse("sqlite://./.strata/data.db").ok(),
-            Some(DatabaseUrl::Sqlite {
-                path: Some("./.strata/data.db".into()),
-                read_only: false
-            })
+            Some(DatabaseUrl::sqlite(Some("./.strata/data.db".into()), false))
         );
         assert_eq!(
             DatabaseUrl::parse("sqlite:///tmp/x.db?mode=ro").ok(),
-            Some(DatabaseUrl::Sqlite {
-                path: Some("/tmp/x.db".into()),
-                read_only: true
-            })
+            Some(DatabaseUrl::sqlite(Some("/tmp/x.db".into()), true))
         );
         assert_eq!(
             DatabaseUrl::parse("sqlite::memory:").ok(),
-            Some(DatabaseUrl::Sqlite {
-                path: None,
-                read_only: false
-            })
+            Some(DatabaseUrl::sqlite(None, false))
         );
+        let full = DatabaseUrl::parse("sqlite://x.db?synchronous=full&mode=ro");
+        assert_eq!(
+            full.as_ref().map(ToString::to_string).ok().as_deref(),
+            Some("sqlite://x.db?mode=ro&synchronous=full")
+        );
+        assert!(matches!(
+            full,
+            Ok(DatabaseUrl::Sqlite {
+                synchronous: SqliteSync::Full,
+                ..
+            })
+        ));
+        assert!(DatabaseUrl::parse("sqlite://x.db?synchronous=off").is_err());
         assert!(matches!(
             DatabaseUrl::parse("postgres://u:pw@db.example:6543/blog"),
             Ok(DatabaseUrl::Postgres(_))

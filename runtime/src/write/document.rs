@@ -345,15 +345,17 @@ impl<'a> DocumentWrite<'a> {
 
     /// Deletes the document's rows in `scope`. A document that does not exist is no error.
     pub fn delete(&self, document_id: &str, scope: &LocaleScope) -> Result<(), WriteError> {
-        for v in self.rows.versions(self.schema, document_id)? {
-            let hit = match scope {
+        let hit: Vec<i64> = self
+            .rows
+            .versions(self.schema, document_id)?
+            .into_iter()
+            .filter(|v| match scope {
                 LocaleScope::All => true,
                 LocaleScope::One(l) => v.locale.as_deref() == l.as_deref(),
-            };
-            if hit {
-                self.rows.delete_row(self.schema, v.id)?;
-            }
-        }
+            })
+            .map(|v| v.id)
+            .collect();
+        self.rows.delete_rows(self.schema, &hit)?;
         Ok(())
     }
 
@@ -378,12 +380,10 @@ impl<'a> DocumentWrite<'a> {
             None => Carried::default(),
         };
         let columns = copied_columns(self.schema);
-        let new = self.rows.copy_row(self.table(), &columns, draft)?;
-        self.rows.update(
-            self.table(),
-            new,
-            &[("published_at", StoredValue::Timestamp(self.now))],
-        )?;
+        let published_at = [("published_at", StoredValue::Timestamp(self.now))];
+        let new = self
+            .rows
+            .copy_row(self.table(), &columns, draft, &published_at)?;
         let mut to_published = |s: SchemaId, row: i64| self.published_row(s, row);
         let children = self
             .rows
@@ -405,6 +405,9 @@ impl<'a> DocumentWrite<'a> {
             ..Carried::default()
         };
         for t in self.rows.touching(self.schema.id) {
+            if !self.carry_needed(&t) {
+                continue;
+            }
             let links = self.rows.links(t.table, t.end, old)?;
             match t.end {
                 End::Owner => c.owned.push((t.table.table.clone(), links)),
@@ -412,6 +415,24 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         Ok(c)
+    }
+
+    /// Whether [`Self::publish_links`] reads anything of the old published row's links in
+    /// `t`: the one-way links others hold are moved over; of its own relations and their
+    /// inverse sides, only the order at the far end is kept ([`Self::kept_order`]), so a
+    /// table without that order column (or a self-relation, which takes the draft's) needs
+    /// no read.
+    fn carry_needed(&self, t: &Touching<'_>) -> bool {
+        match t.end {
+            End::Owner => {
+                t.table.inverse_order.is_some()
+                    && self.relation_target(t.owner, t.attribute) != Some(self.schema.id)
+            }
+            End::Target if self.mapped_here(t) => {
+                t.table.owner_order.is_some() && t.owner != self.schema.id
+            }
+            End::Target => true,
+        }
     }
 
     /// The row a link from a published row points at for a target row: the target's

@@ -41,7 +41,12 @@ use super::{DatabaseUrl, StoreError};
 
 /// Opens one connection to `url` with strata's pragmas. `create` allows creating the file.
 pub fn open_connection(url: &DatabaseUrl, create: bool) -> Result<Connection, StoreError> {
-    let DatabaseUrl::Sqlite { path, read_only } = url else {
+    let DatabaseUrl::Sqlite {
+        path,
+        read_only,
+        synchronous,
+    } = url
+    else {
         return Err(StoreError::Other(format!(
             "{url} is not an SQLite database"
         )));
@@ -78,6 +83,7 @@ pub fn open_connection(url: &DatabaseUrl, create: bool) -> Result<Connection, St
     if !read_only && path.is_some() {
         // WAL lets the readers of the pool run while the writer writes.
         let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        conn.pragma_update(None, "synchronous", synchronous.pragma_value())?;
     }
     conn.set_prepared_statement_cache_capacity(256);
     Ok(conn)
@@ -736,6 +742,31 @@ mod tests {
         // A budget the read fits in does not interrupt it.
         let n = within_budget(Duration::from_secs(60), || count(&conn)).unwrap();
         assert_eq!(n, 300_000);
+    }
+
+    #[test]
+    fn a_file_opens_in_wal_with_the_synchronous_mode_its_url_names() {
+        let dir = std::env::temp_dir().join(format!("strata-sync-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sync.db");
+        let _ = std::fs::remove_file(&path);
+        let pragma = |url: &str, name: &str| -> String {
+            let conn = open_connection(&DatabaseUrl::parse(url).unwrap(), true).unwrap();
+            conn.query_row(&format!("PRAGMA {name}"), [], |r| {
+                r.get::<_, rusqlite::types::Value>(0)
+            })
+            .map(|v| format!("{v:?}"))
+            .unwrap()
+        };
+        let url = format!("sqlite://{}", path.display());
+        assert_eq!(pragma(&url, "journal_mode"), r#"Text("wal")"#);
+        // NORMAL (1), better-sqlite3's WAL default, unless the URL asks for FULL (2).
+        assert_eq!(pragma(&url, "synchronous"), "Integer(1)");
+        assert_eq!(
+            pragma(&format!("{url}?synchronous=full"), "synchronous"),
+            "Integer(2)"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -35,7 +35,10 @@ pub fn prepare(
     model: &Model,
     options: &OpenOptions,
 ) -> Result<Opened, StoreError> {
-    let DatabaseUrl::Sqlite { path, read_only } = url else {
+    let DatabaseUrl::Sqlite {
+        path, read_only, ..
+    } = url
+    else {
         return Err(StoreError::Other(format!(
             "{url} is not an SQLite database"
         )));
@@ -105,10 +108,7 @@ pub fn verify(url: &DatabaseUrl, model: &Model) -> Result<Vec<String>, StoreErro
     if path.as_ref().is_none_or(|p| !p.exists()) {
         return Err(StoreError::Other(format!("{url}: no such database file")));
     }
-    let read_only = DatabaseUrl::Sqlite {
-        path: path.clone(),
-        read_only: true,
-    };
+    let read_only = DatabaseUrl::sqlite(path.clone(), true);
     let conn = open_connection(&read_only, false)?;
     Ok(migrate::verify(&conn, model))
 }

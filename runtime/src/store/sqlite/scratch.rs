@@ -21,10 +21,7 @@ pub fn scratch_database(
     model: &Model,
     options: &OpenOptions,
 ) -> Result<(Vec<TableRows>, Option<String>), StoreError> {
-    let memory = DatabaseUrl::Sqlite {
-        path: None,
-        read_only: false,
-    };
+    let memory = DatabaseUrl::sqlite(None, false);
     let mut scratch = open_connection(&memory, true)?;
     let seeded = provision::create(&mut scratch, model, options)?;
     Ok((scratch_rows(&scratch)?, seeded))
