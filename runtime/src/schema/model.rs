@@ -219,6 +219,20 @@ pub enum ScalarType {
 }
 
 impl ScalarType {
+    /// The characters a `uid` value may hold, as Strapi's validator names them in its
+    /// message (`must match the following: "/^[A-Za-z0-9-_.~]*$/"`).
+    pub const UID_PATTERN: &'static str = "^[A-Za-z0-9-_.~]*$";
+
+    /// [`Self::UID_PATTERN`] as a JSON Schema (ECMA-262, unicode mode) pattern: the `-`
+    /// after a range is escaped there.
+    pub const UID_JSON_SCHEMA_PATTERN: &'static str = "^[A-Za-z0-9\\-_.~]*$";
+
+    /// Whether `s` holds only the characters of [`Self::UID_PATTERN`].
+    pub fn is_uid_text(s: &str) -> bool {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c))
+    }
+
     /// The scalar type of a schema.json type name, with its options (`targetField` of a
     /// uid, the values of an enumeration); `None` for names that are not scalar types.
     pub fn from_name(

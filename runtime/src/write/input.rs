@@ -721,18 +721,14 @@ fn scalar(
                 ScalarType::Email if publish && s.is_empty() => {
                     Err(rule(path, "cannot be empty".into(), v))
                 }
-                ScalarType::Uid { .. }
-                    if publish
-                        && !s
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c)) =>
-                {
-                    Err(rule(
-                        path,
-                        "must match the following: \"/^[A-Za-z0-9-_.~]*$/\"".into(),
-                        v,
-                    ))
-                }
+                ScalarType::Uid { .. } if publish && !ScalarType::is_uid_text(s) => Err(rule(
+                    path,
+                    format!(
+                        "must match the following: \"/{}/\"",
+                        ScalarType::UID_PATTERN
+                    ),
+                    v,
+                )),
                 ScalarType::Password => {
                     let hashed =
                         crate::store::import::writer::hash_password(s).map_err(Fail::Date)?;
