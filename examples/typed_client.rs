@@ -1,5 +1,7 @@
 //! The typed client: queries a running strata (or Strapi v5) server with typed filters and
-//! populate, and prints what comes back through the generated structs.
+//! populate, and prints what comes back through the generated structs. With a token that
+//! may write articles (`STRATA_TOKEN`), it also creates a draft, updates, relates,
+//! publishes and deletes it with the generated input types.
 //!
 //! ```sh
 //! cargo run --release -- serve &                      # the bundled blog on :1337
@@ -16,15 +18,20 @@ mod blog {
 }
 
 use strata::client::{Client, ClientError};
-use strata::typed::{Field, Many, One};
+use strata::typed::{DocumentId, Field, Many, One, Patch, RelationInput, RelationPosition};
+use strata::typed::{TypedQuery, WriteOptions};
 
-use blog::{ArticleField, ArticlePopulate, AuthorField, TagField, article, secret};
+use blog::{
+    Article, ArticleCreateInput, ArticleField, ArticlePopulate, ArticleUpdateInput, AuthorField,
+    Tag, TagField, article, secret,
+};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let base = std::env::var("STRATA_URL").unwrap_or_else(|_| "http://127.0.0.1:1337".into());
     let mut client = Client::new(&base);
-    if let Ok(token) = std::env::var("STRATA_TOKEN") {
+    let token = std::env::var("STRATA_TOKEN").ok();
+    if let Some(token) = &token {
         client = client.with_token(token);
     }
     println!("server: {base}");
@@ -105,5 +112,66 @@ async fn main() -> anyhow::Result<()> {
         }) => println!("secrets: {status} {name}: {message}"),
         Err(e) => return Err(e.into()),
     }
+
+    if token.is_some() {
+        write_an_article(&client).await?;
+    } else {
+        println!("\nset STRATA_TOKEN to a token that may write articles to see typed writes");
+    }
+    Ok(())
+}
+
+/// Creates a draft, updates and relates it, publishes it and deletes it.
+async fn write_an_article(client: &Client) -> anyhow::Result<()> {
+    let rust = DocumentId::<Tag>::new("tag000000000000000000003");
+    let javascript = DocumentId::<Tag>::new("tag000000000000000000001");
+    let draft = ArticleCreateInput {
+        title: Some("Typed writes".into()),
+        tags: Some(RelationInput::set([&rust])),
+        ..ArticleCreateInput::new()
+    };
+    let created = client.create(&draft, &WriteOptions::draft()).await?;
+    let id = DocumentId::<Article>::new(created.document_id.clone());
+    println!("\ncreated the draft {id}");
+
+    // Set the title, clear the views, add a tag before `rust`, and publish.
+    let update = ArticleUpdateInput {
+        title: Patch::Set("Typed writes, published".into()),
+        views: Patch::Clear,
+        tags: RelationInput::new()
+            .connect_at(&javascript, RelationPosition::before(&rust))
+            .into(),
+        ..ArticleUpdateInput::default()
+    };
+    let published = client
+        .update(&id, &update, &WriteOptions::published())
+        .await?;
+    println!("published at {:?}", published.published_at.as_ref());
+    let with_tags = TypedQuery::<Article>::new().populate(ArticlePopulate::Tags);
+    if let Some(article) = client.find_one(id.as_str(), &with_tags).await?
+        && let Field::Set(Many::Entries(tags)) = &article.tags
+    {
+        let names: Vec<_> = tags.iter().filter_map(|t| t.name.as_ref()).collect();
+        println!("its tags: {names:?}");
+    }
+
+    // Strapi's validation errors carry their paths.
+    let bad = ArticleUpdateInput {
+        contact_email: Patch::Set("not an email".into()),
+        ..ArticleUpdateInput::default()
+    };
+    match client.update(&id, &bad, &WriteOptions::published()).await {
+        Err(ClientError::Validation(e)) => {
+            for failure in &e.errors {
+                println!("refused: {:?}: {}", failure.path, failure.message);
+            }
+        }
+        other => println!("unexpected: {other:?}"),
+    }
+
+    client
+        .delete(&id, &WriteOptions::published().locale("*"))
+        .await?;
+    println!("deleted {id}");
     Ok(())
 }

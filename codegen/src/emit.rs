@@ -8,8 +8,9 @@
 //! * every component, and one enum per enumeration attribute and per dynamic zone.
 //!
 //! Items are ordered by uid (content types, then components); each enum follows the
-//! struct that owns it. Private attributes and passwords never leave the server, so they
-//! are not fields.
+//! struct that owns it, and the input types of writes (`inputs.rs`) follow a schema's
+//! read types. Private attributes and passwords never leave the server, so they are not
+//! fields of the read structs (the input types have them).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +23,8 @@ use strata_runtime::schema::{
 
 use crate::files::SchemaFile;
 use crate::names::{self, RESERVED_TYPE_NAMES, Scope, ident};
+
+mod inputs;
 
 /// Built-in content types that are always generated (users see them in responses).
 const ALWAYS: &[&str] = &["plugin::upload.file", "plugin::users-permissions.user"];
@@ -50,6 +53,8 @@ pub(crate) struct Plan<'m> {
     type_names: BTreeMap<SchemaId, String>,
     /// Rust type name of each enumeration and dynamic-zone enum, by owner and attribute.
     enum_names: BTreeMap<(SchemaId, AttrId), String>,
+    /// The names of the input types (see `inputs.rs`).
+    input_names: inputs::InputNames,
 }
 
 /// Whether an attribute becomes a field: not private, not a password.
@@ -136,11 +141,13 @@ impl<'m> Plan<'m> {
                 }
             }
         }
+        let input_names = inputs::InputNames::take(model, &items, &type_names, &mut scope);
         Plan {
             model,
             items,
             type_names,
             enum_names,
+            input_names,
         }
     }
 
@@ -202,7 +209,9 @@ impl<'m> Plan<'m> {
             },
         ];
         for id in &self.items {
-            self.emit_schema(self.model.schema(*id), &mut out);
+            let schema = self.model.schema(*id);
+            self.emit_schema(schema, &mut out);
+            self.emit_inputs(schema, &mut out);
         }
         out
     }
@@ -214,7 +223,7 @@ impl<'m> Plan<'m> {
 
         // Fields in Strapi's JSON key order: scalars, the system keys, then relations,
         // media, components and zones; `position` ties each to its schema index.
-        let mut scope = Scope::with(SYSTEM_FIELDS);
+        let field_names = self.field_names(s);
         let mut before = Vec::new();
         let mut after = Vec::new();
         let mut private = Vec::new();
@@ -229,8 +238,8 @@ impl<'m> Plan<'m> {
                 });
                 continue;
             }
-            let rust = scope.take(&names::field_name(&a.name), true);
-            let field = self.emit_field(s, a, position, &rust);
+            let rust = field_names.get(&a.id).map_or("field", String::as_str);
+            let field = self.emit_field(s, a, position, rust);
             if matches!(a.kind, AttributeKind::Scalar(_)) {
                 before.push(field);
             } else {
@@ -336,6 +345,20 @@ impl<'m> Plan<'m> {
             }
         });
         out.extend(enums);
+    }
+
+    /// The Rust field name of every attribute of `s`: the public ones first, in schema
+    /// order (the fields of the read struct), then the private ones (which only input
+    /// types have).
+    fn field_names(&self, s: &Schema) -> BTreeMap<AttrId, String> {
+        let mut scope = Scope::with(SYSTEM_FIELDS);
+        let (public, private): (Vec<&Attribute>, Vec<&Attribute>) =
+            s.attributes.iter().partition(|a| is_public(a));
+        public
+            .into_iter()
+            .chain(private)
+            .map(|a| (a.id, scope.take(&names::field_name(&a.name), true)))
+            .collect()
     }
 
     fn emit_field(&self, s: &Schema, a: &Attribute, position: usize, rust: &str) -> TokenStream {

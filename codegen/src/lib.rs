@@ -22,7 +22,10 @@
 //! from, embedded, and the model they load into), one struct per content type
 //! (`#[derive(::strata::ContentType)]`) and per component (`#[derive(::strata::Component)]`),
 //! and one enum per enumeration and per dynamic zone; see `strata_runtime::typed` for the
-//! contract. Every path in it is absolute and goes through the facade (`::strata::…`,
+//! contract. For writes it adds, per project content type, `{Type}CreateInput` and
+//! `{Type}UpdateInput`, per component `{Component}Input` and per dynamic zone an input enum
+//! of the zone's components (see `strata_runtime::typed::CreateInput` and the values
+//! there: `Patch`, `RelationInput`, `DocumentId`). Every path in it is absolute and goes through the facade (`::strata::…`,
 //! `::strata::serde::…` with `#[serde(crate = "::strata::serde")]`, likewise schemars), so
 //! the crate that includes it needs `strata` alone.
 //!

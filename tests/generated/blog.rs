@@ -532,6 +532,263 @@ pub enum ArticleBlocks {
     SharedSlider(SharedSlider),
 }
 
+/// The `data` of a create of `api::article.article` (`POST /api/articles`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ArticleCreateInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub slug: ::std::option::Option<::std::string::String>,
+    /// `description`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `content`: blocks.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub content: ::std::option::Option<::strata::typed::Blocks>,
+    /// `body`: richtext.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub body: ::std::option::Option<::std::string::String>,
+    /// `views`: integer.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub views: ::std::option::Option<i64>,
+    /// `wordCount`: biginteger.
+    #[serde(
+        rename = "wordCount",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub word_count: ::std::option::Option<::strata::typed::BigInt>,
+    /// `rating`: float.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub rating: ::std::option::Option<f64>,
+    /// `price`: decimal.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub price: ::std::option::Option<::strata::typed::Decimal>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured: ::std::option::Option<bool>,
+    /// `publishDate`: date.
+    #[serde(
+        rename = "publishDate",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub publish_date: ::std::option::Option<::strata::typed::Date>,
+    /// `eventAt`: datetime.
+    #[serde(rename = "eventAt", skip_serializing_if = "::std::option::Option::is_none")]
+    pub event_at: ::std::option::Option<::strata::typed::DateTime>,
+    /// `startTime`: time.
+    #[serde(
+        rename = "startTime",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub start_time: ::std::option::Option<::strata::typed::Time>,
+    /// `kind`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub kind: ::std::option::Option<ArticleKind>,
+    /// `metadata`: json.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub metadata: ::std::option::Option<::strata::typed::Json>,
+    /// `contactEmail`: email.
+    #[serde(
+        rename = "contactEmail",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub contact_email: ::std::option::Option<::std::string::String>,
+    /// `cover`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cover: ::std::option::Option<i64>,
+    /// `gallery`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub gallery: ::std::option::Option<::std::vec::Vec<i64>>,
+    /// `author`: manyToOne relation to `api::author.author`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub author: ::std::option::Option<::strata::typed::RelationInput<Author>>,
+    /// `category`: manyToOne relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub category: ::std::option::Option<::strata::typed::RelationInput<Category>>,
+    /// `tags`: manyToMany relation to `api::tag.tag`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tags: ::std::option::Option<::strata::typed::RelationInput<Tag>>,
+    /// `editor`: manyToOne relation to `plugin::users-permissions.user`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub editor: ::std::option::Option<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `secret`: manyToOne relation to `api::secret.secret`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub secret: ::std::option::Option<::strata::typed::RelationInput<Secret>>,
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `faq`: repeatable component `shared.faq-item`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub faq: ::std::option::Option<::std::vec::Vec<SharedFaqItemInput>>,
+    /// `blocks`: dynamic zone of `shared.rich-text`, `shared.quote`, `shared.media`, `shared.slider`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub blocks: ::std::option::Option<::std::vec::Vec<ArticleBlocksInput>>,
+}
+#[rustfmt::skip]
+impl ArticleCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for ArticleCreateInput {
+    type Entry = Article;
+}
+
+/// The `data` of an update of `api::article.article` (`PUT /api/articles/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ArticleUpdateInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub title: ::strata::typed::Patch<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub slug: ::strata::typed::Patch<::std::string::String>,
+    /// `description`: text.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub description: ::strata::typed::Patch<::std::string::String>,
+    /// `content`: blocks.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub content: ::strata::typed::Patch<::strata::typed::Blocks>,
+    /// `body`: richtext.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub body: ::strata::typed::Patch<::std::string::String>,
+    /// `views`: integer.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub views: ::strata::typed::Patch<i64>,
+    /// `wordCount`: biginteger.
+    #[serde(
+        rename = "wordCount",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub word_count: ::strata::typed::Patch<::strata::typed::BigInt>,
+    /// `rating`: float.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub rating: ::strata::typed::Patch<f64>,
+    /// `price`: decimal.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub price: ::strata::typed::Patch<::strata::typed::Decimal>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured: ::strata::typed::Patch<bool>,
+    /// `publishDate`: date.
+    #[serde(
+        rename = "publishDate",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub publish_date: ::strata::typed::Patch<::strata::typed::Date>,
+    /// `eventAt`: datetime.
+    #[serde(rename = "eventAt", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub event_at: ::strata::typed::Patch<::strata::typed::DateTime>,
+    /// `startTime`: time.
+    #[serde(
+        rename = "startTime",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub start_time: ::strata::typed::Patch<::strata::typed::Time>,
+    /// `kind`: enumeration.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub kind: ::strata::typed::Patch<ArticleKind>,
+    /// `metadata`: json.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub metadata: ::strata::typed::Patch<::strata::typed::Json>,
+    /// `contactEmail`: email.
+    #[serde(
+        rename = "contactEmail",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub contact_email: ::strata::typed::Patch<::std::string::String>,
+    /// `cover`: media, the id of one file.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub cover: ::strata::typed::Patch<i64>,
+    /// `gallery`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub gallery: ::strata::typed::Patch<::std::vec::Vec<i64>>,
+    /// `author`: manyToOne relation to `api::author.author`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub author: ::strata::typed::Patch<::strata::typed::RelationInput<Author>>,
+    /// `category`: manyToOne relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub category: ::strata::typed::Patch<::strata::typed::RelationInput<Category>>,
+    /// `tags`: manyToMany relation to `api::tag.tag`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub tags: ::strata::typed::Patch<::strata::typed::RelationInput<Tag>>,
+    /// `editor`: manyToOne relation to `plugin::users-permissions.user`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub editor: ::strata::typed::Patch<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `secret`: manyToOne relation to `api::secret.secret`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub secret: ::strata::typed::Patch<::strata::typed::RelationInput<Secret>>,
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `faq`: repeatable component `shared.faq-item`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub faq: ::strata::typed::Patch<::std::vec::Vec<SharedFaqItemInput>>,
+    /// `blocks`: dynamic zone of `shared.rich-text`, `shared.quote`, `shared.media`, `shared.slider`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub blocks: ::strata::typed::Patch<::std::vec::Vec<ArticleBlocksInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for ArticleUpdateInput {
+    type Entry = Article;
+}
+
+/// A component of the dynamic zone `blocks` on `api::article.article` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum ArticleBlocksInput {
+    /// `shared.rich-text`.
+    #[serde(rename = "shared.rich-text")]
+    SharedRichText(SharedRichTextInput),
+    /// `shared.quote`.
+    #[serde(rename = "shared.quote")]
+    SharedQuote(SharedQuoteInput),
+    /// `shared.media`.
+    #[serde(rename = "shared.media")]
+    SharedMedia(SharedMediaInput),
+    /// `shared.slider`.
+    #[serde(rename = "shared.slider")]
+    SharedSlider(SharedSliderInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedRichTextInput> for ArticleBlocksInput {
+    fn from(component: SharedRichTextInput) -> Self {
+        Self::SharedRichText(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedQuoteInput> for ArticleBlocksInput {
+    fn from(component: SharedQuoteInput) -> Self {
+        Self::SharedQuote(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedMediaInput> for ArticleBlocksInput {
+    fn from(component: SharedMediaInput) -> Self {
+        Self::SharedMedia(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedSliderInput> for ArticleBlocksInput {
+    fn from(component: SharedSliderInput) -> Self {
+        Self::SharedSlider(component)
+    }
+}
+
 /// The collection type `api::author.author` (`/api/authors`).
 #[rustfmt::skip]
 #[derive(
@@ -620,6 +877,71 @@ pub struct Author {
         target = "api::author.author"
     )]
     pub mentor: ::strata::typed::Field<::strata::typed::One<Author>>,
+}
+
+/// The `data` of a create of `api::author.author` (`POST /api/authors`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct AuthorCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `email`: email.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub email: ::std::option::Option<::std::string::String>,
+    /// `bio`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub bio: ::std::option::Option<::std::string::String>,
+    /// `avatar`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub avatar: ::std::option::Option<i64>,
+    /// `articles`: oneToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub articles: ::std::option::Option<::strata::typed::RelationInput<Article>>,
+    /// `mentor`: oneToOne relation to `api::author.author`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub mentor: ::std::option::Option<::strata::typed::RelationInput<Author>>,
+}
+#[rustfmt::skip]
+impl AuthorCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for AuthorCreateInput {
+    type Entry = Author;
+}
+
+/// The `data` of an update of `api::author.author` (`PUT /api/authors/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct AuthorUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `email`: email.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub email: ::strata::typed::Patch<::std::string::String>,
+    /// `bio`: text.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub bio: ::strata::typed::Patch<::std::string::String>,
+    /// `avatar`: media, the id of one file.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub avatar: ::strata::typed::Patch<i64>,
+    /// `articles`: oneToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub articles: ::strata::typed::Patch<::strata::typed::RelationInput<Article>>,
+    /// `mentor`: oneToOne relation to `api::author.author`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub mentor: ::strata::typed::Patch<::strata::typed::RelationInput<Author>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for AuthorUpdateInput {
+    type Entry = Author;
 }
 
 /// The collection type `api::category.category` (`/api/categories`).
@@ -716,6 +1038,65 @@ pub struct Category {
     pub children: ::strata::typed::Field<::strata::typed::Many<Category>>,
 }
 
+/// The `data` of a create of `api::category.category` (`POST /api/categories`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CategoryCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub slug: ::std::option::Option<::std::string::String>,
+    /// `articles`: oneToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub articles: ::std::option::Option<::strata::typed::RelationInput<Article>>,
+    /// `parent`: manyToOne relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub parent: ::std::option::Option<::strata::typed::RelationInput<Category>>,
+    /// `children`: oneToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub children: ::std::option::Option<::strata::typed::RelationInput<Category>>,
+}
+#[rustfmt::skip]
+impl CategoryCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for CategoryCreateInput {
+    type Entry = Category;
+}
+
+/// The `data` of an update of `api::category.category` (`PUT /api/categories/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CategoryUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub slug: ::strata::typed::Patch<::std::string::String>,
+    /// `articles`: oneToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub articles: ::strata::typed::Patch<::strata::typed::RelationInput<Article>>,
+    /// `parent`: manyToOne relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub parent: ::strata::typed::Patch<::strata::typed::RelationInput<Category>>,
+    /// `children`: oneToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub children: ::strata::typed::Patch<::strata::typed::RelationInput<Category>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for CategoryUpdateInput {
+    type Entry = Category;
+}
+
 /// The collection type `api::secret.secret` (`/api/secrets`).
 #[rustfmt::skip]
 #[derive(
@@ -773,6 +1154,41 @@ pub struct Secret {
     )]
     #[strata(system)]
     pub published_at: ::strata::typed::Field<::strata::typed::DateTime>,
+}
+
+/// The `data` of a create of `api::secret.secret` (`POST /api/secrets`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SecretCreateInput {
+    /// `label`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub label: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SecretCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for SecretCreateInput {
+    type Entry = Secret;
+}
+
+/// The `data` of an update of `api::secret.secret` (`PUT /api/secrets/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SecretUpdateInput {
+    /// `label`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub label: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for SecretUpdateInput {
+    type Entry = Secret;
 }
 
 /// The collection type `api::tag.tag` (`/api/tags`).
@@ -842,6 +1258,47 @@ pub struct Tag {
         mapped_by = "tags"
     )]
     pub articles: ::strata::typed::Field<::strata::typed::Many<Article>>,
+}
+
+/// The `data` of a create of `api::tag.tag` (`POST /api/tags`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct TagCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `articles`: manyToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub articles: ::std::option::Option<::strata::typed::RelationInput<Article>>,
+}
+#[rustfmt::skip]
+impl TagCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for TagCreateInput {
+    type Entry = Tag;
+}
+
+/// The `data` of an update of `api::tag.tag` (`PUT /api/tags/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct TagUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `articles`: manyToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub articles: ::strata::typed::Patch<::strata::typed::RelationInput<Article>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for TagUpdateInput {
+    type Entry = Tag;
 }
 
 /// The collection type `plugin::upload.file` (`/api/files`).
@@ -1281,6 +1738,26 @@ pub struct SharedFaqItem {
     pub answer: ::strata::typed::Field<::std::string::String>,
 }
 
+/// The component `shared.faq-item` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedFaqItemInput {
+    /// `question`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub question: ::std::option::Option<::std::string::String>,
+    /// `answer`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub answer: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedFaqItemInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.media`.
 #[rustfmt::skip]
 #[derive(
@@ -1303,6 +1780,23 @@ pub struct SharedMedia {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "file", position = 0, media, allowed_types = "images,files,videos")]
     pub file: ::strata::typed::Field<::strata::typed::One<UploadFile>>,
+}
+
+/// The component `shared.media` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedMediaInput {
+    /// `file`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub file: ::std::option::Option<i64>,
+}
+#[rustfmt::skip]
+impl SharedMediaInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.quote`.
@@ -1342,6 +1836,29 @@ pub struct SharedQuote {
     pub author: ::strata::typed::Field<::strata::typed::One<Author>>,
 }
 
+/// The component `shared.quote` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedQuoteInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `body`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub body: ::std::option::Option<::std::string::String>,
+    /// `author`: oneToOne relation to `api::author.author`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub author: ::std::option::Option<::strata::typed::RelationInput<Author>>,
+}
+#[rustfmt::skip]
+impl SharedQuoteInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.rich-text`.
 #[rustfmt::skip]
 #[derive(
@@ -1368,6 +1885,23 @@ pub struct SharedRichText {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "body", position = 0, ty = "richtext")]
     pub body: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `shared.rich-text` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedRichTextInput {
+    /// `body`: richtext.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub body: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedRichTextInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.seo`.
@@ -1423,6 +1957,41 @@ pub struct SharedSeo {
     pub social: ::strata::typed::Field<::std::vec::Vec<SharedSocialLink>>,
 }
 
+/// The component `shared.seo` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSeoInput {
+    /// `metaTitle`: string.
+    #[serde(
+        rename = "metaTitle",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub meta_title: ::std::option::Option<::std::string::String>,
+    /// `metaDescription`: text.
+    #[serde(
+        rename = "metaDescription",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub meta_description: ::std::option::Option<::std::string::String>,
+    /// `shareImage`: media, the id of one file.
+    #[serde(
+        rename = "shareImage",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub share_image: ::std::option::Option<i64>,
+    /// `social`: repeatable component `shared.social-link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub social: ::std::option::Option<::std::vec::Vec<SharedSocialLinkInput>>,
+}
+#[rustfmt::skip]
+impl SharedSeoInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.slider`.
 #[rustfmt::skip]
 #[derive(
@@ -1449,6 +2018,23 @@ pub struct SharedSlider {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "files", position = 0, media, multiple, allowed_types = "images")]
     pub files: ::strata::typed::Field<::strata::typed::Many<UploadFile>>,
+}
+
+/// The component `shared.slider` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSliderInput {
+    /// `files`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub files: ::std::option::Option<::std::vec::Vec<i64>>,
+}
+#[rustfmt::skip]
+impl SharedSliderInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.social-link`.
@@ -1527,5 +2113,28 @@ impl SharedSocialLinkNetwork {
             Self::Facebook => "facebook",
             Self::Linkedin => "linkedin",
         }
+    }
+}
+
+/// The component `shared.social-link` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSocialLinkInput {
+    /// `network`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub network: ::std::option::Option<SharedSocialLinkNetwork>,
+    /// `url`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub url: ::std::option::Option<::std::string::String>,
+    /// `icon`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub icon: ::std::option::Option<i64>,
+}
+#[rustfmt::skip]
+impl SharedSocialLinkInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
     }
 }

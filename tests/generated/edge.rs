@@ -613,6 +613,287 @@ pub enum EverythingSections {
     EverythingKind(EverythingKind),
 }
 
+/// The `data` of a create of `api::everything.everything` (`POST /api/everythings`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct EverythingCreateInput {
+    /// `string`: string, required.
+    pub string: ::std::string::String,
+    /// `text`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+    /// `richtext`: richtext.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub richtext: ::std::option::Option<::std::string::String>,
+    /// `blocks`: blocks.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub blocks: ::std::option::Option<::strata::typed::Blocks>,
+    /// `email`: email.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub email: ::std::option::Option<::std::string::String>,
+    /// `password`: password, written but never read.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub password: ::std::option::Option<::std::string::String>,
+    /// `uid`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub uid: ::std::option::Option<::std::string::String>,
+    /// `kind`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub kind: ::std::option::Option<EverythingKind2>,
+    /// `integer`: integer.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub integer: ::std::option::Option<i64>,
+    /// `biginteger`: biginteger.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub biginteger: ::std::option::Option<::strata::typed::BigInt>,
+    /// `float`: float.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub float: ::std::option::Option<f64>,
+    /// `decimal`: decimal.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub decimal: ::std::option::Option<::strata::typed::Decimal>,
+    /// `boolean`: boolean.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub boolean: ::std::option::Option<bool>,
+    /// `date`: date.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub date: ::std::option::Option<::strata::typed::Date>,
+    /// `time`: time.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub time: ::std::option::Option<::strata::typed::Time>,
+    /// `datetime`: datetime.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub datetime: ::std::option::Option<::strata::typed::DateTime>,
+    /// `timestamp`: timestamp.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub timestamp: ::std::option::Option<::std::string::String>,
+    /// `json`: json.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub json: ::std::option::Option<::strata::typed::Json>,
+    /// `color`: custom field `plugin::color-picker.color` (string).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub color: ::std::option::Option<::std::string::String>,
+    /// `rating`: custom field `global::stars` (integer).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub rating: ::std::option::Option<i64>,
+    /// `internalNote`: string, written but never read.
+    #[serde(
+        rename = "internalNote",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub internal_note: ::std::option::Option<::std::string::String>,
+    /// `cover`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cover: ::std::option::Option<i64>,
+    /// `attachments`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub attachments: ::std::option::Option<::std::vec::Vec<i64>>,
+    /// `owner`: manyToOne relation to `plugin::users-permissions.user`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub owner: ::std::option::Option<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `nodes`: manyToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub nodes: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `reviewer`: oneToOne relation to `plugin::users-permissions.user`, written but never read.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub reviewer: ::std::option::Option<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `tree`: component `nested.level-one`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tree: ::std::option::Option<NestedLevelOneInput>,
+    /// `pairs`: repeatable component `shared.pair`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub pairs: ::std::option::Option<::std::vec::Vec<SharedPairInput>>,
+    /// `sections`: dynamic zone of `shared.pair`, `nested.level-three`, `everything.kind`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sections: ::std::option::Option<::std::vec::Vec<EverythingSectionsInput>>,
+}
+#[rustfmt::skip]
+impl EverythingCreateInput {
+    /// An input with the required attributes (`string`) and every other one left out (Strapi applies its defaults).
+    pub fn new(string: ::std::string::String) -> Self {
+        Self {
+            string,
+            text: ::std::option::Option::None,
+            richtext: ::std::option::Option::None,
+            blocks: ::std::option::Option::None,
+            email: ::std::option::Option::None,
+            password: ::std::option::Option::None,
+            uid: ::std::option::Option::None,
+            kind: ::std::option::Option::None,
+            integer: ::std::option::Option::None,
+            biginteger: ::std::option::Option::None,
+            float: ::std::option::Option::None,
+            decimal: ::std::option::Option::None,
+            boolean: ::std::option::Option::None,
+            date: ::std::option::Option::None,
+            time: ::std::option::Option::None,
+            datetime: ::std::option::Option::None,
+            timestamp: ::std::option::Option::None,
+            json: ::std::option::Option::None,
+            color: ::std::option::Option::None,
+            rating: ::std::option::Option::None,
+            internal_note: ::std::option::Option::None,
+            cover: ::std::option::Option::None,
+            attachments: ::std::option::Option::None,
+            owner: ::std::option::Option::None,
+            nodes: ::std::option::Option::None,
+            reviewer: ::std::option::Option::None,
+            tree: ::std::option::Option::None,
+            pairs: ::std::option::Option::None,
+            sections: ::std::option::Option::None,
+        }
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for EverythingCreateInput {
+    type Entry = Everything;
+}
+
+/// The `data` of an update of `api::everything.everything` (`PUT /api/everythings/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct EverythingUpdateInput {
+    /// `string`: string, required.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub string: ::strata::typed::Patch<::std::string::String>,
+    /// `text`: text.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub text: ::strata::typed::Patch<::std::string::String>,
+    /// `richtext`: richtext.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub richtext: ::strata::typed::Patch<::std::string::String>,
+    /// `blocks`: blocks.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub blocks: ::strata::typed::Patch<::strata::typed::Blocks>,
+    /// `email`: email.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub email: ::strata::typed::Patch<::std::string::String>,
+    /// `password`: password, written but never read.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub password: ::strata::typed::Patch<::std::string::String>,
+    /// `uid`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub uid: ::strata::typed::Patch<::std::string::String>,
+    /// `kind`: enumeration.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub kind: ::strata::typed::Patch<EverythingKind2>,
+    /// `integer`: integer.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub integer: ::strata::typed::Patch<i64>,
+    /// `biginteger`: biginteger.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub biginteger: ::strata::typed::Patch<::strata::typed::BigInt>,
+    /// `float`: float.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub float: ::strata::typed::Patch<f64>,
+    /// `decimal`: decimal.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub decimal: ::strata::typed::Patch<::strata::typed::Decimal>,
+    /// `boolean`: boolean.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub boolean: ::strata::typed::Patch<bool>,
+    /// `date`: date.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub date: ::strata::typed::Patch<::strata::typed::Date>,
+    /// `time`: time.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub time: ::strata::typed::Patch<::strata::typed::Time>,
+    /// `datetime`: datetime.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub datetime: ::strata::typed::Patch<::strata::typed::DateTime>,
+    /// `timestamp`: timestamp.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub timestamp: ::strata::typed::Patch<::std::string::String>,
+    /// `json`: json.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub json: ::strata::typed::Patch<::strata::typed::Json>,
+    /// `color`: custom field `plugin::color-picker.color` (string).
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub color: ::strata::typed::Patch<::std::string::String>,
+    /// `rating`: custom field `global::stars` (integer).
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub rating: ::strata::typed::Patch<i64>,
+    /// `internalNote`: string, written but never read.
+    #[serde(
+        rename = "internalNote",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub internal_note: ::strata::typed::Patch<::std::string::String>,
+    /// `cover`: media, the id of one file.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub cover: ::strata::typed::Patch<i64>,
+    /// `attachments`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub attachments: ::strata::typed::Patch<::std::vec::Vec<i64>>,
+    /// `owner`: manyToOne relation to `plugin::users-permissions.user`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub owner: ::strata::typed::Patch<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `nodes`: manyToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub nodes: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `reviewer`: oneToOne relation to `plugin::users-permissions.user`, written but never read.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub reviewer: ::strata::typed::Patch<
+        ::strata::typed::RelationInput<UsersPermissionsUser>,
+    >,
+    /// `tree`: component `nested.level-one`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub tree: ::strata::typed::Patch<NestedLevelOneInput>,
+    /// `pairs`: repeatable component `shared.pair`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub pairs: ::strata::typed::Patch<::std::vec::Vec<SharedPairInput>>,
+    /// `sections`: dynamic zone of `shared.pair`, `nested.level-three`, `everything.kind`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub sections: ::strata::typed::Patch<::std::vec::Vec<EverythingSectionsInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for EverythingUpdateInput {
+    type Entry = Everything;
+}
+
+/// A component of the dynamic zone `sections` on `api::everything.everything` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum EverythingSectionsInput {
+    /// `shared.pair`.
+    #[serde(rename = "shared.pair")]
+    SharedPair(SharedPairInput),
+    /// `nested.level-three`.
+    #[serde(rename = "nested.level-three")]
+    NestedLevelThree(NestedLevelThreeInput),
+    /// `everything.kind`.
+    #[serde(rename = "everything.kind")]
+    EverythingKind(EverythingKindInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedPairInput> for EverythingSectionsInput {
+    fn from(component: SharedPairInput) -> Self {
+        Self::SharedPair(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<NestedLevelThreeInput> for EverythingSectionsInput {
+    fn from(component: NestedLevelThreeInput) -> Self {
+        Self::NestedLevelThree(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<EverythingKindInput> for EverythingSectionsInput {
+    fn from(component: EverythingKindInput) -> Self {
+        Self::EverythingKind(component)
+    }
+}
+
 /// The single type `api::homepage.homepage` (`/api/homepage`).
 #[rustfmt::skip]
 #[derive(
@@ -732,6 +1013,85 @@ pub enum HomepageBody {
     /// `nested.level-one`.
     #[serde(rename = "nested.level-one")]
     NestedLevelOne(NestedLevelOne),
+}
+
+/// The `data` of a create of `api::homepage.homepage` (`PUT /api/homepage`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct HomepageCreateInput {
+    /// `headline`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub headline: ::std::option::Option<::std::string::String>,
+    /// `hero`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub hero: ::std::option::Option<i64>,
+    /// `featured`: oneToMany relation to `api::everything.everything`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured: ::std::option::Option<::strata::typed::RelationInput<Everything>>,
+    /// `body`: dynamic zone of `shared.pair`, `nested.level-one`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub body: ::std::option::Option<::std::vec::Vec<HomepageBodyInput>>,
+}
+#[rustfmt::skip]
+impl HomepageCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for HomepageCreateInput {
+    type Entry = Homepage;
+}
+
+/// The `data` of an update of `api::homepage.homepage` (`PUT /api/homepage`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct HomepageUpdateInput {
+    /// `headline`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub headline: ::strata::typed::Patch<::std::string::String>,
+    /// `hero`: media, the id of one file.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub hero: ::strata::typed::Patch<i64>,
+    /// `featured`: oneToMany relation to `api::everything.everything`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured: ::strata::typed::Patch<::strata::typed::RelationInput<Everything>>,
+    /// `body`: dynamic zone of `shared.pair`, `nested.level-one`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub body: ::strata::typed::Patch<::std::vec::Vec<HomepageBodyInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for HomepageUpdateInput {
+    type Entry = Homepage;
+}
+
+/// A component of the dynamic zone `body` on `api::homepage.homepage` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum HomepageBodyInput {
+    /// `shared.pair`.
+    #[serde(rename = "shared.pair")]
+    SharedPair(SharedPairInput),
+    /// `nested.level-one`.
+    #[serde(rename = "nested.level-one")]
+    NestedLevelOne(NestedLevelOneInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<SharedPairInput> for HomepageBodyInput {
+    fn from(component: SharedPairInput) -> Self {
+        Self::SharedPair(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<NestedLevelOneInput> for HomepageBodyInput {
+    fn from(component: NestedLevelOneInput) -> Self {
+        Self::NestedLevelOne(component)
+    }
 }
 
 /// The collection type `api::keyword.keyword` (`/api/keywords`).
@@ -961,6 +1321,106 @@ impl KeywordMatch {
     }
 }
 
+/// The `data` of a create of `api::keyword.keyword` (`POST /api/keywords`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct KeywordCreateInput {
+    /// `type`: string, required.
+    #[serde(rename = "type")]
+    pub r#type: ::std::string::String,
+    /// `match`: enumeration.
+    #[serde(rename = "match", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#match: ::std::option::Option<KeywordMatch>,
+    /// `self`: oneToOne relation to `api::keyword.keyword`.
+    #[serde(rename = "self", skip_serializing_if = "::std::option::Option::is_none")]
+    pub self_: ::std::option::Option<::strata::typed::RelationInput<Keyword>>,
+    /// `fn`: integer.
+    #[serde(rename = "fn", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#fn: ::std::option::Option<i64>,
+    /// `async`: boolean.
+    #[serde(rename = "async", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#async: ::std::option::Option<bool>,
+    /// `await`: text.
+    #[serde(rename = "await", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#await: ::std::option::Option<::std::string::String>,
+    /// `crate`: string.
+    #[serde(rename = "crate", skip_serializing_if = "::std::option::Option::is_none")]
+    pub crate_: ::std::option::Option<::std::string::String>,
+    /// `gen`: json.
+    #[serde(rename = "gen", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#gen: ::std::option::Option<::strata::typed::Json>,
+    /// `dyn`: float.
+    #[serde(rename = "dyn", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#dyn: ::std::option::Option<f64>,
+    /// `loop`: repeatable component `shared.pair`.
+    #[serde(rename = "loop", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#loop: ::std::option::Option<::std::vec::Vec<SharedPairInput>>,
+}
+#[rustfmt::skip]
+impl KeywordCreateInput {
+    /// An input with the required attributes (`type`) and every other one left out (Strapi applies its defaults).
+    pub fn new(r#type: ::std::string::String) -> Self {
+        Self {
+            r#type,
+            r#match: ::std::option::Option::None,
+            self_: ::std::option::Option::None,
+            r#fn: ::std::option::Option::None,
+            r#async: ::std::option::Option::None,
+            r#await: ::std::option::Option::None,
+            crate_: ::std::option::Option::None,
+            r#gen: ::std::option::Option::None,
+            r#dyn: ::std::option::Option::None,
+            r#loop: ::std::option::Option::None,
+        }
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for KeywordCreateInput {
+    type Entry = Keyword;
+}
+
+/// The `data` of an update of `api::keyword.keyword` (`PUT /api/keywords/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct KeywordUpdateInput {
+    /// `type`: string, required.
+    #[serde(rename = "type", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#type: ::strata::typed::Patch<::std::string::String>,
+    /// `match`: enumeration.
+    #[serde(rename = "match", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#match: ::strata::typed::Patch<KeywordMatch>,
+    /// `self`: oneToOne relation to `api::keyword.keyword`.
+    #[serde(rename = "self", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub self_: ::strata::typed::Patch<::strata::typed::RelationInput<Keyword>>,
+    /// `fn`: integer.
+    #[serde(rename = "fn", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#fn: ::strata::typed::Patch<i64>,
+    /// `async`: boolean.
+    #[serde(rename = "async", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#async: ::strata::typed::Patch<bool>,
+    /// `await`: text.
+    #[serde(rename = "await", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#await: ::strata::typed::Patch<::std::string::String>,
+    /// `crate`: string.
+    #[serde(rename = "crate", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub crate_: ::strata::typed::Patch<::std::string::String>,
+    /// `gen`: json.
+    #[serde(rename = "gen", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#gen: ::strata::typed::Patch<::strata::typed::Json>,
+    /// `dyn`: float.
+    #[serde(rename = "dyn", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#dyn: ::strata::typed::Patch<f64>,
+    /// `loop`: repeatable component `shared.pair`.
+    #[serde(rename = "loop", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub r#loop: ::strata::typed::Patch<::std::vec::Vec<SharedPairInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for KeywordUpdateInput {
+    type Entry = Keyword;
+}
+
 /// The collection type `api::long-name.long-name` (`/api/long-names`).
 #[rustfmt::skip]
 #[derive(
@@ -1058,6 +1518,83 @@ pub struct LongName {
     pub a_component_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure_also: ::strata::typed::Field<
         ::std::vec::Vec<SharedPair>,
     >,
+}
+
+/// The `data` of a create of `api::long-name.long-name` (`POST /api/long-names`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct LongNameCreateInput {
+    /// `anAttributeNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSure`: string.
+    #[serde(
+        rename = "anAttributeNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSure",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub an_attribute_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure: ::std::option::Option<
+        ::std::string::String,
+    >,
+    /// `aRelationNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureToo`: manyToMany relation to `api::node.node`.
+    #[serde(
+        rename = "aRelationNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureToo",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub a_relation_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure_too: ::std::option::Option<
+        ::strata::typed::RelationInput<Node>,
+    >,
+    /// `aComponentNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureAlso`: repeatable component `shared.pair`.
+    #[serde(
+        rename = "aComponentNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureAlso",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub a_component_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure_also: ::std::option::Option<
+        ::std::vec::Vec<SharedPairInput>,
+    >,
+}
+#[rustfmt::skip]
+impl LongNameCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for LongNameCreateInput {
+    type Entry = LongName;
+}
+
+/// The `data` of an update of `api::long-name.long-name` (`PUT /api/long-names/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct LongNameUpdateInput {
+    /// `anAttributeNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSure`: string.
+    #[serde(
+        rename = "anAttributeNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSure",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub an_attribute_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure: ::strata::typed::Patch<
+        ::std::string::String,
+    >,
+    /// `aRelationNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureToo`: manyToMany relation to `api::node.node`.
+    #[serde(
+        rename = "aRelationNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureToo",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub a_relation_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure_too: ::strata::typed::Patch<
+        ::strata::typed::RelationInput<Node>,
+    >,
+    /// `aComponentNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureAlso`: repeatable component `shared.pair`.
+    #[serde(
+        rename = "aComponentNameThatIsMuchLongerThanFiftyFiveCharactersInTotalForSureAlso",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub a_component_name_that_is_much_longer_than_fifty_five_characters_in_total_for_sure_also: ::strata::typed::Patch<
+        ::std::vec::Vec<SharedPairInput>,
+    >,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for LongNameUpdateInput {
+    type Entry = LongName;
 }
 
 /// The collection type `api::node.node` (`/api/nodes`).
@@ -1190,6 +1727,86 @@ pub struct Node {
     pub path: ::strata::typed::Field<NodePath2>,
 }
 
+/// The `data` of a create of `api::node.node` (`POST /api/nodes`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NodeCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `parent`: manyToOne relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub parent: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `children`: oneToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub children: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `friends`: manyToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub friends: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `friendOf`: manyToMany relation to `api::node.node`.
+    #[serde(rename = "friendOf", skip_serializing_if = "::std::option::Option::is_none")]
+    pub friend_of: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `next`: oneToOne relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub next: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `seeAlso`: oneToMany relation to `api::node.node`.
+    #[serde(rename = "seeAlso", skip_serializing_if = "::std::option::Option::is_none")]
+    pub see_also: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `path`: component `node.path`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub path: ::std::option::Option<NodePath2Input>,
+}
+#[rustfmt::skip]
+impl NodeCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for NodeCreateInput {
+    type Entry = Node;
+}
+
+/// The `data` of an update of `api::node.node` (`PUT /api/nodes/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NodeUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `parent`: manyToOne relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub parent: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `children`: oneToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub children: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `friends`: manyToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub friends: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `friendOf`: manyToMany relation to `api::node.node`.
+    #[serde(
+        rename = "friendOf",
+        skip_serializing_if = "::strata::typed::Patch::is_keep"
+    )]
+    pub friend_of: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `next`: oneToOne relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub next: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `seeAlso`: oneToMany relation to `api::node.node`.
+    #[serde(rename = "seeAlso", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub see_also: ::strata::typed::Patch<::strata::typed::RelationInput<Node>>,
+    /// `path`: component `node.path`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub path: ::strata::typed::Patch<NodePath2Input>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for NodeUpdateInput {
+    type Entry = Node;
+}
+
 /// The collection type `api::option.option` (`/api/options`).
 #[rustfmt::skip]
 #[derive(
@@ -1285,6 +1902,47 @@ impl Option2Field2 {
             Self::Two => "two",
         }
     }
+}
+
+/// The `data` of a create of `api::option.option` (`POST /api/options`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct Option2CreateInput {
+    /// `label`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub label: ::std::option::Option<::std::string::String>,
+    /// `field`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub field: ::std::option::Option<Option2Field2>,
+}
+#[rustfmt::skip]
+impl Option2CreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for Option2CreateInput {
+    type Entry = Option2;
+}
+
+/// The `data` of an update of `api::option.option` (`PUT /api/options/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct Option2UpdateInput {
+    /// `label`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub label: ::strata::typed::Patch<::std::string::String>,
+    /// `field`: enumeration.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub field: ::strata::typed::Patch<Option2Field2>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for Option2UpdateInput {
+    type Entry = Option2;
 }
 
 /// The collection type `plugin::i18n.locale` (`/api/locales`).
@@ -1831,6 +2489,23 @@ impl EverythingKindSize {
     }
 }
 
+/// The component `everything.kind` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct EverythingKindInput {
+    /// `size`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub size: ::std::option::Option<EverythingKindSize>,
+}
+#[rustfmt::skip]
+impl EverythingKindInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `nested.level-one`.
 #[rustfmt::skip]
 #[derive(
@@ -1861,6 +2536,26 @@ pub struct NestedLevelOne {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "levels", position = 1, component = "nested.level-two", repeatable)]
     pub levels: ::strata::typed::Field<::std::vec::Vec<NestedLevelTwo>>,
+}
+
+/// The component `nested.level-one` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NestedLevelOneInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `levels`: repeatable component `nested.level-two`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub levels: ::std::option::Option<::std::vec::Vec<NestedLevelTwoInput>>,
+}
+#[rustfmt::skip]
+impl NestedLevelOneInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `nested.level-three`.
@@ -1922,6 +2617,35 @@ pub struct NestedLevelThree {
     pub icon: ::strata::typed::Field<::strata::typed::One<UploadFile>>,
 }
 
+/// The component `nested.level-three` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NestedLevelThreeInput {
+    /// `note`: richtext.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub note: ::std::option::Option<::std::string::String>,
+    /// `node`: manyToOne relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub node: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `nodes`: oneToMany relation to `api::node.node`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub nodes: ::std::option::Option<::strata::typed::RelationInput<Node>>,
+    /// `language`: oneToOne relation to `plugin::i18n.locale`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub language: ::std::option::Option<::strata::typed::RelationInput<I18nLocale>>,
+    /// `icon`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub icon: ::std::option::Option<i64>,
+}
+#[rustfmt::skip]
+impl NestedLevelThreeInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `nested.level-two`.
 #[rustfmt::skip]
 #[derive(
@@ -1954,6 +2678,26 @@ pub struct NestedLevelTwo {
     pub leaf: ::strata::typed::Field<NestedLevelThree>,
 }
 
+/// The component `nested.level-two` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NestedLevelTwoInput {
+    /// `depth`: integer.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub depth: ::std::option::Option<i64>,
+    /// `leaf`: component `nested.level-three`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub leaf: ::std::option::Option<NestedLevelThreeInput>,
+}
+#[rustfmt::skip]
+impl NestedLevelTwoInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `node.path`.
 #[rustfmt::skip]
 #[derive(
@@ -1976,6 +2720,23 @@ pub struct NodePath2 {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "segments", position = 0, ty = "json")]
     pub segments: ::strata::typed::Field<::strata::typed::Json>,
+}
+
+/// The component `node.path` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct NodePath2Input {
+    /// `segments`: json.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub segments: ::std::option::Option<::strata::typed::Json>,
+}
+#[rustfmt::skip]
+impl NodePath2Input {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.pair`.
@@ -2053,6 +2814,32 @@ impl SharedPairType {
             Self::Text => "text",
             Self::Number => "number",
             Self::Flag => "flag",
+        }
+    }
+}
+
+/// The component `shared.pair` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedPairInput {
+    /// `key`: string, required.
+    pub key: ::std::string::String,
+    /// `value`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub value: ::std::option::Option<::std::string::String>,
+    /// `type`: enumeration.
+    #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#type: ::std::option::Option<SharedPairType>,
+}
+#[rustfmt::skip]
+impl SharedPairInput {
+    /// An input with the required attributes (`key`) and every other one left out (Strapi applies its defaults).
+    pub fn new(key: ::std::string::String) -> Self {
+        Self {
+            key,
+            value: ::std::option::Option::None,
+            r#type: ::std::option::Option::None,
         }
     }
 }

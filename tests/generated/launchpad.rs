@@ -1942,6 +1942,117 @@ pub enum ArticleDynamicZone {
     DynamicZoneCta(DynamicZoneCta),
 }
 
+/// The `data` of a create of `api::article.article` (`POST /api/articles`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ArticleCreateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: text, required.
+    pub description: ::std::string::String,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub slug: ::std::option::Option<::std::string::String>,
+    /// `content`: blocks.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub content: ::std::option::Option<::strata::typed::Blocks>,
+    /// `categories`: manyToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub categories: ::std::option::Option<::strata::typed::RelationInput<Category>>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.related-articles`, `dynamic-zone.cta`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub dynamic_zone: ::std::option::Option<::std::vec::Vec<ArticleDynamicZoneInput>>,
+    /// `image`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub image: ::std::option::Option<i64>,
+}
+#[rustfmt::skip]
+impl ArticleCreateInput {
+    /// An input with the required attributes (`description`) and every other one left out (Strapi applies its defaults).
+    pub fn new(description: ::std::string::String) -> Self {
+        Self {
+            seo: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            description,
+            slug: ::std::option::Option::None,
+            content: ::std::option::Option::None,
+            categories: ::std::option::Option::None,
+            dynamic_zone: ::std::option::Option::None,
+            image: ::std::option::Option::None,
+        }
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for ArticleCreateInput {
+    type Entry = Article;
+}
+
+/// The `data` of an update of `api::article.article` (`PUT /api/articles/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ArticleUpdateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub title: ::strata::typed::Patch<::std::string::String>,
+    /// `description`: text, required.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub description: ::strata::typed::Patch<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub slug: ::strata::typed::Patch<::std::string::String>,
+    /// `content`: blocks.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub content: ::strata::typed::Patch<::strata::typed::Blocks>,
+    /// `categories`: manyToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub categories: ::strata::typed::Patch<::strata::typed::RelationInput<Category>>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.related-articles`, `dynamic-zone.cta`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub dynamic_zone: ::strata::typed::Patch<::std::vec::Vec<ArticleDynamicZoneInput>>,
+    /// `image`: media, the id of one file.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub image: ::strata::typed::Patch<i64>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for ArticleUpdateInput {
+    type Entry = Article;
+}
+
+/// A component of the dynamic zone `dynamic_zone` on `api::article.article` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum ArticleDynamicZoneInput {
+    /// `dynamic-zone.related-articles`.
+    #[serde(rename = "dynamic-zone.related-articles")]
+    DynamicZoneRelatedArticles(DynamicZoneRelatedArticlesInput),
+    /// `dynamic-zone.cta`.
+    #[serde(rename = "dynamic-zone.cta")]
+    DynamicZoneCta(DynamicZoneCtaInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedArticlesInput> for ArticleDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedArticlesInput) -> Self {
+        Self::DynamicZoneRelatedArticles(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneCtaInput> for ArticleDynamicZoneInput {
+    fn from(component: DynamicZoneCtaInput) -> Self {
+        Self::DynamicZoneCta(component)
+    }
+}
+
 /// The single type `api::blog-page.blog-page` (`/api/blog-page`).
 #[rustfmt::skip]
 #[derive(
@@ -2081,6 +2192,176 @@ pub enum BlogPageDynamicZone {
     DynamicZoneBrands(DynamicZoneBrands),
 }
 
+/// The `data` of a create of `api::blog-page.blog-page` (`PUT /api/blog-page`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct BlogPageCreateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.testimonials`, `dynamic-zone.related-products`, `dynamic-zone.related-articles`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.how-it-works`, `dynamic-zone.hero`, `dynamic-zone.form-next-to-section`, `dynamic-zone.features`, `dynamic-zone.faq`, `dynamic-zone.cta`, `dynamic-zone.brands`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub dynamic_zone: ::std::option::Option<::std::vec::Vec<BlogPageDynamicZoneInput>>,
+}
+#[rustfmt::skip]
+impl BlogPageCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for BlogPageCreateInput {
+    type Entry = BlogPage;
+}
+
+/// The `data` of an update of `api::blog-page.blog-page` (`PUT /api/blog-page`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct BlogPageUpdateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub heading: ::strata::typed::Patch<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub sub_heading: ::strata::typed::Patch<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.testimonials`, `dynamic-zone.related-products`, `dynamic-zone.related-articles`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.how-it-works`, `dynamic-zone.hero`, `dynamic-zone.form-next-to-section`, `dynamic-zone.features`, `dynamic-zone.faq`, `dynamic-zone.cta`, `dynamic-zone.brands`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub dynamic_zone: ::strata::typed::Patch<::std::vec::Vec<BlogPageDynamicZoneInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for BlogPageUpdateInput {
+    type Entry = BlogPage;
+}
+
+/// A component of the dynamic zone `dynamic_zone` on `api::blog-page.blog-page` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum BlogPageDynamicZoneInput {
+    /// `dynamic-zone.testimonials`.
+    #[serde(rename = "dynamic-zone.testimonials")]
+    DynamicZoneTestimonials(DynamicZoneTestimonialsInput),
+    /// `dynamic-zone.related-products`.
+    #[serde(rename = "dynamic-zone.related-products")]
+    DynamicZoneRelatedProducts(DynamicZoneRelatedProductsInput),
+    /// `dynamic-zone.related-articles`.
+    #[serde(rename = "dynamic-zone.related-articles")]
+    DynamicZoneRelatedArticles(DynamicZoneRelatedArticlesInput),
+    /// `dynamic-zone.pricing`.
+    #[serde(rename = "dynamic-zone.pricing")]
+    DynamicZonePricing(DynamicZonePricingInput),
+    /// `dynamic-zone.launches`.
+    #[serde(rename = "dynamic-zone.launches")]
+    DynamicZoneLaunches(DynamicZoneLaunchesInput),
+    /// `dynamic-zone.how-it-works`.
+    #[serde(rename = "dynamic-zone.how-it-works")]
+    DynamicZoneHowItWorks(DynamicZoneHowItWorksInput),
+    /// `dynamic-zone.hero`.
+    #[serde(rename = "dynamic-zone.hero")]
+    DynamicZoneHero(DynamicZoneHeroInput),
+    /// `dynamic-zone.form-next-to-section`.
+    #[serde(rename = "dynamic-zone.form-next-to-section")]
+    DynamicZoneFormNextToSection(DynamicZoneFormNextToSectionInput),
+    /// `dynamic-zone.features`.
+    #[serde(rename = "dynamic-zone.features")]
+    DynamicZoneFeatures(DynamicZoneFeaturesInput),
+    /// `dynamic-zone.faq`.
+    #[serde(rename = "dynamic-zone.faq")]
+    DynamicZoneFaq(DynamicZoneFaqInput),
+    /// `dynamic-zone.cta`.
+    #[serde(rename = "dynamic-zone.cta")]
+    DynamicZoneCta(DynamicZoneCtaInput),
+    /// `dynamic-zone.brands`.
+    #[serde(rename = "dynamic-zone.brands")]
+    DynamicZoneBrands(DynamicZoneBrandsInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneTestimonialsInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneTestimonialsInput) -> Self {
+        Self::DynamicZoneTestimonials(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedProductsInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedProductsInput) -> Self {
+        Self::DynamicZoneRelatedProducts(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedArticlesInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedArticlesInput) -> Self {
+        Self::DynamicZoneRelatedArticles(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZonePricingInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZonePricingInput) -> Self {
+        Self::DynamicZonePricing(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneLaunchesInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneLaunchesInput) -> Self {
+        Self::DynamicZoneLaunches(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHowItWorksInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneHowItWorksInput) -> Self {
+        Self::DynamicZoneHowItWorks(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHeroInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneHeroInput) -> Self {
+        Self::DynamicZoneHero(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFormNextToSectionInput>
+for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneFormNextToSectionInput) -> Self {
+        Self::DynamicZoneFormNextToSection(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFeaturesInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneFeaturesInput) -> Self {
+        Self::DynamicZoneFeatures(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFaqInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneFaqInput) -> Self {
+        Self::DynamicZoneFaq(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneCtaInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneCtaInput) -> Self {
+        Self::DynamicZoneCta(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneBrandsInput> for BlogPageDynamicZoneInput {
+    fn from(component: DynamicZoneBrandsInput) -> Self {
+        Self::DynamicZoneBrands(component)
+    }
+}
+
 /// The collection type `api::category.category` (`/api/categories`).
 #[rustfmt::skip]
 #[derive(
@@ -2169,6 +2450,53 @@ pub struct Category {
     pub localizations: ::strata::typed::Field<::strata::typed::Many<Category>>,
 }
 
+/// The `data` of a create of `api::category.category` (`POST /api/categories`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CategoryCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `product`: manyToOne relation to `api::product.product`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub product: ::std::option::Option<::strata::typed::RelationInput<Product>>,
+    /// `articles`: manyToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub articles: ::std::option::Option<::strata::typed::RelationInput<Article>>,
+}
+#[rustfmt::skip]
+impl CategoryCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for CategoryCreateInput {
+    type Entry = Category;
+}
+
+/// The `data` of an update of `api::category.category` (`PUT /api/categories/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CategoryUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `product`: manyToOne relation to `api::product.product`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub product: ::strata::typed::Patch<::strata::typed::RelationInput<Product>>,
+    /// `articles`: manyToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub articles: ::strata::typed::Patch<::strata::typed::RelationInput<Article>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for CategoryUpdateInput {
+    type Entry = Category;
+}
+
 /// The collection type `api::faq.faq` (`/api/faqs`).
 #[rustfmt::skip]
 #[derive(
@@ -2239,6 +2567,47 @@ pub struct Faq {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(system)]
     pub localizations: ::strata::typed::Field<::strata::typed::Many<Faq>>,
+}
+
+/// The `data` of a create of `api::faq.faq` (`POST /api/faqs`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct FaqCreateInput {
+    /// `question`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub question: ::std::option::Option<::std::string::String>,
+    /// `answer`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub answer: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl FaqCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for FaqCreateInput {
+    type Entry = Faq;
+}
+
+/// The `data` of an update of `api::faq.faq` (`PUT /api/faqs/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct FaqUpdateInput {
+    /// `question`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub question: ::strata::typed::Patch<::std::string::String>,
+    /// `answer`: text.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub answer: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for FaqUpdateInput {
+    type Entry = Faq;
 }
 
 /// The single type `api::global.global` (`/api/global`).
@@ -2344,6 +2713,77 @@ pub struct Global {
     pub localizations: ::strata::typed::Field<::strata::typed::Many<Global>>,
 }
 
+/// The `data` of a create of `api::global.global` (`PUT /api/global`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct GlobalCreateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `navbar`: component `global.navbar`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub navbar: ::std::option::Option<GlobalNavbarInput>,
+    /// `footer`: component `global.footer`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub footer: ::std::option::Option<GlobalFooterInput>,
+    /// `admin_title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub admin_title: ::std::option::Option<::std::string::String>,
+    /// `add_to_cart`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub add_to_cart: ::std::option::Option<::std::string::String>,
+    /// `your_cart`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub your_cart: ::std::option::Option<::std::string::String>,
+    /// `buy_now`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub buy_now: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl GlobalCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for GlobalCreateInput {
+    type Entry = Global;
+}
+
+/// The `data` of an update of `api::global.global` (`PUT /api/global`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct GlobalUpdateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `navbar`: component `global.navbar`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub navbar: ::strata::typed::Patch<GlobalNavbarInput>,
+    /// `footer`: component `global.footer`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub footer: ::strata::typed::Patch<GlobalFooterInput>,
+    /// `admin_title`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub admin_title: ::strata::typed::Patch<::std::string::String>,
+    /// `add_to_cart`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub add_to_cart: ::strata::typed::Patch<::std::string::String>,
+    /// `your_cart`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub your_cart: ::strata::typed::Patch<::std::string::String>,
+    /// `buy_now`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub buy_now: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for GlobalUpdateInput {
+    type Entry = Global;
+}
+
 /// The collection type `api::logo.logo` (`/api/logos`).
 #[rustfmt::skip]
 #[derive(
@@ -2405,6 +2845,49 @@ pub struct Logo {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "image", position = 0, media, allowed_types = "images", required)]
     pub image: ::strata::typed::Field<::strata::typed::One<UploadFile>>,
+}
+
+/// The `data` of a create of `api::logo.logo` (`POST /api/logos`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct LogoCreateInput {
+    /// `image`: media, the id of one file, required.
+    pub image: i64,
+    /// `company`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub company: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl LogoCreateInput {
+    /// An input with the required attributes (`image`) and every other one left out (Strapi applies its defaults).
+    pub fn new(image: i64) -> Self {
+        Self {
+            image,
+            company: ::std::option::Option::None,
+        }
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for LogoCreateInput {
+    type Entry = Logo;
+}
+
+/// The `data` of an update of `api::logo.logo` (`PUT /api/logos/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct LogoUpdateInput {
+    /// `image`: media, the id of one file, required.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub image: ::strata::typed::Patch<i64>,
+    /// `company`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub company: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for LogoUpdateInput {
+    type Entry = Logo;
 }
 
 /// The collection type `api::page.page` (`/api/pages`).
@@ -2544,6 +3027,151 @@ pub enum PageDynamicZone {
     DynamicZoneFaq(DynamicZoneFaq),
 }
 
+/// The `data` of a create of `api::page.page` (`POST /api/pages`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct PageCreateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub slug: ::std::option::Option<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.hero`, `dynamic-zone.features`, `dynamic-zone.testimonials`, `dynamic-zone.how-it-works`, `dynamic-zone.brands`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.cta`, `dynamic-zone.form-next-to-section`, `dynamic-zone.faq`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub dynamic_zone: ::std::option::Option<::std::vec::Vec<PageDynamicZoneInput>>,
+}
+#[rustfmt::skip]
+impl PageCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for PageCreateInput {
+    type Entry = Page;
+}
+
+/// The `data` of an update of `api::page.page` (`PUT /api/pages/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct PageUpdateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub slug: ::strata::typed::Patch<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.hero`, `dynamic-zone.features`, `dynamic-zone.testimonials`, `dynamic-zone.how-it-works`, `dynamic-zone.brands`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.cta`, `dynamic-zone.form-next-to-section`, `dynamic-zone.faq`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub dynamic_zone: ::strata::typed::Patch<::std::vec::Vec<PageDynamicZoneInput>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for PageUpdateInput {
+    type Entry = Page;
+}
+
+/// A component of the dynamic zone `dynamic_zone` on `api::page.page` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum PageDynamicZoneInput {
+    /// `dynamic-zone.hero`.
+    #[serde(rename = "dynamic-zone.hero")]
+    DynamicZoneHero(DynamicZoneHeroInput),
+    /// `dynamic-zone.features`.
+    #[serde(rename = "dynamic-zone.features")]
+    DynamicZoneFeatures(DynamicZoneFeaturesInput),
+    /// `dynamic-zone.testimonials`.
+    #[serde(rename = "dynamic-zone.testimonials")]
+    DynamicZoneTestimonials(DynamicZoneTestimonialsInput),
+    /// `dynamic-zone.how-it-works`.
+    #[serde(rename = "dynamic-zone.how-it-works")]
+    DynamicZoneHowItWorks(DynamicZoneHowItWorksInput),
+    /// `dynamic-zone.brands`.
+    #[serde(rename = "dynamic-zone.brands")]
+    DynamicZoneBrands(DynamicZoneBrandsInput),
+    /// `dynamic-zone.pricing`.
+    #[serde(rename = "dynamic-zone.pricing")]
+    DynamicZonePricing(DynamicZonePricingInput),
+    /// `dynamic-zone.launches`.
+    #[serde(rename = "dynamic-zone.launches")]
+    DynamicZoneLaunches(DynamicZoneLaunchesInput),
+    /// `dynamic-zone.cta`.
+    #[serde(rename = "dynamic-zone.cta")]
+    DynamicZoneCta(DynamicZoneCtaInput),
+    /// `dynamic-zone.form-next-to-section`.
+    #[serde(rename = "dynamic-zone.form-next-to-section")]
+    DynamicZoneFormNextToSection(DynamicZoneFormNextToSectionInput),
+    /// `dynamic-zone.faq`.
+    #[serde(rename = "dynamic-zone.faq")]
+    DynamicZoneFaq(DynamicZoneFaqInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHeroInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneHeroInput) -> Self {
+        Self::DynamicZoneHero(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFeaturesInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneFeaturesInput) -> Self {
+        Self::DynamicZoneFeatures(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneTestimonialsInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneTestimonialsInput) -> Self {
+        Self::DynamicZoneTestimonials(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHowItWorksInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneHowItWorksInput) -> Self {
+        Self::DynamicZoneHowItWorks(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneBrandsInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneBrandsInput) -> Self {
+        Self::DynamicZoneBrands(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZonePricingInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZonePricingInput) -> Self {
+        Self::DynamicZonePricing(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneLaunchesInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneLaunchesInput) -> Self {
+        Self::DynamicZoneLaunches(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneCtaInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneCtaInput) -> Self {
+        Self::DynamicZoneCta(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFormNextToSectionInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneFormNextToSectionInput) -> Self {
+        Self::DynamicZoneFormNextToSection(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFaqInput> for PageDynamicZoneInput {
+    fn from(component: DynamicZoneFaqInput) -> Self {
+        Self::DynamicZoneFaq(component)
+    }
+}
+
 /// The collection type `api::plan.plan` (`/api/plans`).
 #[rustfmt::skip]
 #[derive(
@@ -2667,6 +3295,83 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(system)]
     pub localizations: ::strata::typed::Field<::strata::typed::Many<Plan>>,
+}
+
+/// The `data` of a create of `api::plan.plan` (`POST /api/plans`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct PlanCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `price`: integer.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub price: ::std::option::Option<i64>,
+    /// `sub_text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_text: ::std::option::Option<::std::string::String>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured: ::std::option::Option<bool>,
+    /// `CTA`: component `shared.button`.
+    #[serde(rename = "CTA", skip_serializing_if = "::std::option::Option::is_none")]
+    pub cta: ::std::option::Option<SharedButtonInput>,
+    /// `perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub perks: ::std::option::Option<::std::vec::Vec<SharedPerksInput>>,
+    /// `additional_perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub additional_perks: ::std::option::Option<::std::vec::Vec<SharedPerksInput>>,
+    /// `product`: manyToOne relation to `api::product.product`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub product: ::std::option::Option<::strata::typed::RelationInput<Product>>,
+}
+#[rustfmt::skip]
+impl PlanCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for PlanCreateInput {
+    type Entry = Plan;
+}
+
+/// The `data` of an update of `api::plan.plan` (`PUT /api/plans/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct PlanUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `price`: integer.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub price: ::strata::typed::Patch<i64>,
+    /// `sub_text`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub sub_text: ::strata::typed::Patch<::std::string::String>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured: ::strata::typed::Patch<bool>,
+    /// `CTA`: component `shared.button`.
+    #[serde(rename = "CTA", skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub cta: ::strata::typed::Patch<SharedButtonInput>,
+    /// `perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub perks: ::strata::typed::Patch<::std::vec::Vec<SharedPerksInput>>,
+    /// `additional_perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub additional_perks: ::strata::typed::Patch<::std::vec::Vec<SharedPerksInput>>,
+    /// `product`: manyToOne relation to `api::product.product`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub product: ::strata::typed::Patch<::strata::typed::RelationInput<Product>>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for PlanUpdateInput {
+    type Entry = Plan;
 }
 
 /// The single type `api::product-page.product-page` (`/api/product-page`).
@@ -2834,6 +3539,206 @@ pub enum ProductPageDynamicZone {
     DynamicZoneBrands(DynamicZoneBrands),
 }
 
+/// The `data` of a create of `api::product-page.product-page` (`PUT /api/product-page`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ProductPageCreateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub seo: ::std::option::Option<SharedSeoInput>,
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.testimonials`, `dynamic-zone.related-products`, `dynamic-zone.related-articles`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.how-it-works`, `dynamic-zone.hero`, `dynamic-zone.form-next-to-section`, `dynamic-zone.features`, `dynamic-zone.faq`, `dynamic-zone.cta`, `dynamic-zone.brands`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub dynamic_zone: ::std::option::Option<
+        ::std::vec::Vec<ProductPageDynamicZoneInput>,
+    >,
+    /// `featured_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured_heading: ::std::option::Option<::std::string::String>,
+    /// `featured_sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured_sub_heading: ::std::option::Option<::std::string::String>,
+    /// `popular_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub popular_heading: ::std::option::Option<::std::string::String>,
+    /// `popular_sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub popular_sub_heading: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ProductPageCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for ProductPageCreateInput {
+    type Entry = ProductPage;
+}
+
+/// The `data` of an update of `api::product-page.product-page` (`PUT /api/product-page`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ProductPageUpdateInput {
+    /// `seo`: component `shared.seo`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub seo: ::strata::typed::Patch<SharedSeoInput>,
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub heading: ::strata::typed::Patch<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub sub_heading: ::strata::typed::Patch<::std::string::String>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.testimonials`, `dynamic-zone.related-products`, `dynamic-zone.related-articles`, `dynamic-zone.pricing`, `dynamic-zone.launches`, `dynamic-zone.how-it-works`, `dynamic-zone.hero`, `dynamic-zone.form-next-to-section`, `dynamic-zone.features`, `dynamic-zone.faq`, `dynamic-zone.cta`, `dynamic-zone.brands`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub dynamic_zone: ::strata::typed::Patch<
+        ::std::vec::Vec<ProductPageDynamicZoneInput>,
+    >,
+    /// `featured_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured_heading: ::strata::typed::Patch<::std::string::String>,
+    /// `featured_sub_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured_sub_heading: ::strata::typed::Patch<::std::string::String>,
+    /// `popular_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub popular_heading: ::strata::typed::Patch<::std::string::String>,
+    /// `popular_sub_heading`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub popular_sub_heading: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for ProductPageUpdateInput {
+    type Entry = ProductPage;
+}
+
+/// A component of the dynamic zone `dynamic_zone` on `api::product-page.product-page` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum ProductPageDynamicZoneInput {
+    /// `dynamic-zone.testimonials`.
+    #[serde(rename = "dynamic-zone.testimonials")]
+    DynamicZoneTestimonials(DynamicZoneTestimonialsInput),
+    /// `dynamic-zone.related-products`.
+    #[serde(rename = "dynamic-zone.related-products")]
+    DynamicZoneRelatedProducts(DynamicZoneRelatedProductsInput),
+    /// `dynamic-zone.related-articles`.
+    #[serde(rename = "dynamic-zone.related-articles")]
+    DynamicZoneRelatedArticles(DynamicZoneRelatedArticlesInput),
+    /// `dynamic-zone.pricing`.
+    #[serde(rename = "dynamic-zone.pricing")]
+    DynamicZonePricing(DynamicZonePricingInput),
+    /// `dynamic-zone.launches`.
+    #[serde(rename = "dynamic-zone.launches")]
+    DynamicZoneLaunches(DynamicZoneLaunchesInput),
+    /// `dynamic-zone.how-it-works`.
+    #[serde(rename = "dynamic-zone.how-it-works")]
+    DynamicZoneHowItWorks(DynamicZoneHowItWorksInput),
+    /// `dynamic-zone.hero`.
+    #[serde(rename = "dynamic-zone.hero")]
+    DynamicZoneHero(DynamicZoneHeroInput),
+    /// `dynamic-zone.form-next-to-section`.
+    #[serde(rename = "dynamic-zone.form-next-to-section")]
+    DynamicZoneFormNextToSection(DynamicZoneFormNextToSectionInput),
+    /// `dynamic-zone.features`.
+    #[serde(rename = "dynamic-zone.features")]
+    DynamicZoneFeatures(DynamicZoneFeaturesInput),
+    /// `dynamic-zone.faq`.
+    #[serde(rename = "dynamic-zone.faq")]
+    DynamicZoneFaq(DynamicZoneFaqInput),
+    /// `dynamic-zone.cta`.
+    #[serde(rename = "dynamic-zone.cta")]
+    DynamicZoneCta(DynamicZoneCtaInput),
+    /// `dynamic-zone.brands`.
+    #[serde(rename = "dynamic-zone.brands")]
+    DynamicZoneBrands(DynamicZoneBrandsInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneTestimonialsInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneTestimonialsInput) -> Self {
+        Self::DynamicZoneTestimonials(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedProductsInput>
+for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedProductsInput) -> Self {
+        Self::DynamicZoneRelatedProducts(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedArticlesInput>
+for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedArticlesInput) -> Self {
+        Self::DynamicZoneRelatedArticles(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZonePricingInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZonePricingInput) -> Self {
+        Self::DynamicZonePricing(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneLaunchesInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneLaunchesInput) -> Self {
+        Self::DynamicZoneLaunches(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHowItWorksInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneHowItWorksInput) -> Self {
+        Self::DynamicZoneHowItWorks(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneHeroInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneHeroInput) -> Self {
+        Self::DynamicZoneHero(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFormNextToSectionInput>
+for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneFormNextToSectionInput) -> Self {
+        Self::DynamicZoneFormNextToSection(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFeaturesInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneFeaturesInput) -> Self {
+        Self::DynamicZoneFeatures(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneFaqInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneFaqInput) -> Self {
+        Self::DynamicZoneFaq(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneCtaInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneCtaInput) -> Self {
+        Self::DynamicZoneCta(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneBrandsInput> for ProductPageDynamicZoneInput {
+    fn from(component: DynamicZoneBrandsInput) -> Self {
+        Self::DynamicZoneBrands(component)
+    }
+}
+
 /// The collection type `api::product.product` (`/api/products`).
 #[rustfmt::skip]
 #[derive(
@@ -2999,6 +3904,121 @@ pub enum ProductDynamicZone {
     DynamicZoneCta(DynamicZoneCta),
 }
 
+/// The `data` of a create of `api::product.product` (`POST /api/products`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ProductCreateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `price`: integer.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub price: ::std::option::Option<i64>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub slug: ::std::option::Option<::std::string::String>,
+    /// `images`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub images: ::std::option::Option<::std::vec::Vec<i64>>,
+    /// `perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub perks: ::std::option::Option<::std::vec::Vec<SharedPerksInput>>,
+    /// `plans`: oneToMany relation to `api::plan.plan`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub plans: ::std::option::Option<::strata::typed::RelationInput<Plan>>,
+    /// `categories`: oneToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub categories: ::std::option::Option<::strata::typed::RelationInput<Category>>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.related-products`, `dynamic-zone.cta`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub dynamic_zone: ::std::option::Option<::std::vec::Vec<ProductDynamicZoneInput>>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub featured: ::std::option::Option<bool>,
+}
+#[rustfmt::skip]
+impl ProductCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for ProductCreateInput {
+    type Entry = Product;
+}
+
+/// The `data` of an update of `api::product.product` (`PUT /api/products/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ProductUpdateInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub name: ::strata::typed::Patch<::std::string::String>,
+    /// `price`: integer.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub price: ::strata::typed::Patch<i64>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub description: ::strata::typed::Patch<::std::string::String>,
+    /// `slug`: uid.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub slug: ::strata::typed::Patch<::std::string::String>,
+    /// `images`: media, the ids of several files.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub images: ::strata::typed::Patch<::std::vec::Vec<i64>>,
+    /// `perks`: repeatable component `shared.perks`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub perks: ::strata::typed::Patch<::std::vec::Vec<SharedPerksInput>>,
+    /// `plans`: oneToMany relation to `api::plan.plan`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub plans: ::strata::typed::Patch<::strata::typed::RelationInput<Plan>>,
+    /// `categories`: oneToMany relation to `api::category.category`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub categories: ::strata::typed::Patch<::strata::typed::RelationInput<Category>>,
+    /// `dynamic_zone`: dynamic zone of `dynamic-zone.related-products`, `dynamic-zone.cta`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub dynamic_zone: ::strata::typed::Patch<::std::vec::Vec<ProductDynamicZoneInput>>,
+    /// `featured`: boolean.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub featured: ::strata::typed::Patch<bool>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for ProductUpdateInput {
+    type Entry = Product;
+}
+
+/// A component of the dynamic zone `dynamic_zone` on `api::product.product` in a write, tagged by `__component`.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde", tag = "__component")]
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+pub enum ProductDynamicZoneInput {
+    /// `dynamic-zone.related-products`.
+    #[serde(rename = "dynamic-zone.related-products")]
+    DynamicZoneRelatedProducts(DynamicZoneRelatedProductsInput),
+    /// `dynamic-zone.cta`.
+    #[serde(rename = "dynamic-zone.cta")]
+    DynamicZoneCta(DynamicZoneCtaInput),
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneRelatedProductsInput> for ProductDynamicZoneInput {
+    fn from(component: DynamicZoneRelatedProductsInput) -> Self {
+        Self::DynamicZoneRelatedProducts(component)
+    }
+}
+#[rustfmt::skip]
+impl ::std::convert::From<DynamicZoneCtaInput> for ProductDynamicZoneInput {
+    fn from(component: DynamicZoneCtaInput) -> Self {
+        Self::DynamicZoneCta(component)
+    }
+}
+
 /// The collection type `api::redirection.redirection` (`/api/redirections`).
 #[rustfmt::skip]
 #[derive(
@@ -3061,6 +4081,47 @@ pub struct Redirection {
     )]
     #[strata(system)]
     pub published_at: ::strata::typed::Field<::strata::typed::DateTime>,
+}
+
+/// The `data` of a create of `api::redirection.redirection` (`POST /api/redirections`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct RedirectionCreateInput {
+    /// `source`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub source: ::std::option::Option<::std::string::String>,
+    /// `destination`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub destination: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl RedirectionCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for RedirectionCreateInput {
+    type Entry = Redirection;
+}
+
+/// The `data` of an update of `api::redirection.redirection` (`PUT /api/redirections/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct RedirectionUpdateInput {
+    /// `source`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub source: ::strata::typed::Patch<::std::string::String>,
+    /// `destination`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub destination: ::strata::typed::Patch<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for RedirectionUpdateInput {
+    type Entry = Redirection;
 }
 
 /// The collection type `api::testimonial.testimonial` (`/api/testimonials`).
@@ -3134,6 +4195,47 @@ pub struct Testimonial {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(system)]
     pub localizations: ::strata::typed::Field<::strata::typed::Many<Testimonial>>,
+}
+
+/// The `data` of a create of `api::testimonial.testimonial` (`POST /api/testimonials`).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct TestimonialCreateInput {
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+    /// `user`: component `shared.user`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub user: ::std::option::Option<SharedUserInput>,
+}
+#[rustfmt::skip]
+impl TestimonialCreateInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+#[rustfmt::skip]
+impl ::strata::typed::CreateInput for TestimonialCreateInput {
+    type Entry = Testimonial;
+}
+
+/// The `data` of an update of `api::testimonial.testimonial` (`PUT /api/testimonials/:documentId`): each field kept (left out), cleared (`null`) or set.
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct TestimonialUpdateInput {
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub text: ::strata::typed::Patch<::std::string::String>,
+    /// `user`: component `shared.user`.
+    #[serde(skip_serializing_if = "::strata::typed::Patch::is_keep")]
+    pub user: ::strata::typed::Patch<SharedUserInput>,
+}
+#[rustfmt::skip]
+impl ::strata::typed::UpdateInput for TestimonialUpdateInput {
+    type Entry = Testimonial;
 }
 
 /// The collection type `plugin::upload.file` (`/api/files`).
@@ -3620,6 +4722,29 @@ impl CardsGlobeCardSpan {
     }
 }
 
+/// The component `cards.globe-card` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CardsGlobeCardInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `span`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub span: ::std::option::Option<CardsGlobeCardSpan>,
+}
+#[rustfmt::skip]
+impl CardsGlobeCardInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `cards.graph-card`.
 #[rustfmt::skip]
 #[derive(
@@ -3712,6 +4837,35 @@ impl CardsGraphCardSpan {
     }
 }
 
+/// The component `cards.graph-card` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CardsGraphCardInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `top_items`: repeatable component `items.graph-card-top-items`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub top_items: ::std::option::Option<::std::vec::Vec<ItemsGraphCardTopItemsInput>>,
+    /// `highlighted_text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub highlighted_text: ::std::option::Option<::std::string::String>,
+    /// `span`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub span: ::std::option::Option<CardsGraphCardSpan>,
+}
+#[rustfmt::skip]
+impl CardsGraphCardInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `cards.ray-card`.
 #[rustfmt::skip]
 #[derive(
@@ -3796,6 +4950,35 @@ impl CardsRayCardSpan {
             Self::Two => "two",
             Self::Three => "three",
         }
+    }
+}
+
+/// The component `cards.ray-card` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CardsRayCardInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `before_ray_items`: component `items.ray-items`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub before_ray_items: ::std::option::Option<ItemsRayItemsInput>,
+    /// `after_ray_items`: component `items.ray-items`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub after_ray_items: ::std::option::Option<ItemsRayItemsInput>,
+    /// `span`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub span: ::std::option::Option<CardsRayCardSpan>,
+}
+#[rustfmt::skip]
+impl CardsRayCardInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
     }
 }
 
@@ -3895,6 +5078,35 @@ impl CardsSocialMediaCardSpan {
     }
 }
 
+/// The component `cards.social-media-card` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct CardsSocialMediaCardInput {
+    /// `Title`: string.
+    #[serde(rename = "Title", skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `Description`: string.
+    #[serde(
+        rename = "Description",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `logos`: oneToMany relation to `api::logo.logo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub logos: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
+    /// `span`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub span: ::std::option::Option<CardsSocialMediaCardSpan>,
+}
+#[rustfmt::skip]
+impl CardsSocialMediaCardInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.brands`.
 #[rustfmt::skip]
 #[derive(
@@ -3934,6 +5146,29 @@ pub struct DynamicZoneBrands {
         target = "api::logo.logo"
     )]
     pub logos: ::strata::typed::Field<::strata::typed::Many<Logo>>,
+}
+
+/// The component `dynamic-zone.brands` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneBrandsInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `logos`: oneToMany relation to `api::logo.logo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub logos: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneBrandsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `dynamic-zone.cta`.
@@ -3976,6 +5211,29 @@ pub struct DynamicZoneCta {
     pub ct_as: ::strata::typed::Field<::std::vec::Vec<SharedButton>>,
 }
 
+/// The component `dynamic-zone.cta` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneCtaInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `CTAs`: repeatable component `shared.button`.
+    #[serde(rename = "CTAs", skip_serializing_if = "::std::option::Option::is_none")]
+    pub ct_as: ::std::option::Option<::std::vec::Vec<SharedButtonInput>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneCtaInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.faq`.
 #[rustfmt::skip]
 #[derive(
@@ -4015,6 +5273,29 @@ pub struct DynamicZoneFaq {
         target = "api::faq.faq"
     )]
     pub faqs: ::strata::typed::Field<::strata::typed::Many<Faq>>,
+}
+
+/// The component `dynamic-zone.faq` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneFaqInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `faqs`: oneToMany relation to `api::faq.faq`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub faqs: ::std::option::Option<::strata::typed::RelationInput<Faq>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneFaqInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `dynamic-zone.features`.
@@ -4069,6 +5350,38 @@ pub struct DynamicZoneFeatures {
     pub social_media_card: ::strata::typed::Field<CardsSocialMediaCard>,
 }
 
+/// The component `dynamic-zone.features` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneFeaturesInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `globe_card`: component `cards.globe-card`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub globe_card: ::std::option::Option<CardsGlobeCardInput>,
+    /// `ray_card`: component `cards.ray-card`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ray_card: ::std::option::Option<CardsRayCardInput>,
+    /// `graph_card`: component `cards.graph-card`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub graph_card: ::std::option::Option<CardsGraphCardInput>,
+    /// `social_media_card`: component `cards.social-media-card`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub social_media_card: ::std::option::Option<CardsSocialMediaCardInput>,
+}
+#[rustfmt::skip]
+impl DynamicZoneFeaturesInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.form-next-to-section`.
 #[rustfmt::skip]
 #[derive(
@@ -4120,6 +5433,37 @@ pub struct DynamicZoneFormNextToSection {
     >,
 }
 
+/// The component `dynamic-zone.form-next-to-section` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneFormNextToSectionInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `form`: component `shared.form`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub form: ::std::option::Option<SharedFormInput>,
+    /// `section`: component `shared.section`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub section: ::std::option::Option<SharedSectionInput>,
+    /// `social_media_icon_links`: repeatable component `shared.social-media-icon-links`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub social_media_icon_links: ::std::option::Option<
+        ::std::vec::Vec<SharedSocialMediaIconLinksInput>,
+    >,
+}
+#[rustfmt::skip]
+impl DynamicZoneFormNextToSectionInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.hero`.
 #[rustfmt::skip]
 #[derive(
@@ -4160,6 +5504,29 @@ pub struct DynamicZoneHero {
     pub ct_as: ::strata::typed::Field<::std::vec::Vec<SharedButton>>,
 }
 
+/// The component `dynamic-zone.hero` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneHeroInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `CTAs`: repeatable component `shared.button`.
+    #[serde(rename = "CTAs", skip_serializing_if = "::std::option::Option::is_none")]
+    pub ct_as: ::std::option::Option<::std::vec::Vec<SharedButtonInput>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneHeroInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.how-it-works`.
 #[rustfmt::skip]
 #[derive(
@@ -4196,6 +5563,29 @@ pub struct DynamicZoneHowItWorks {
     pub steps: ::strata::typed::Field<::std::vec::Vec<SharedSteps>>,
 }
 
+/// The component `dynamic-zone.how-it-works` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneHowItWorksInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `steps`: repeatable component `shared.steps`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub steps: ::std::option::Option<::std::vec::Vec<SharedStepsInput>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneHowItWorksInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.launches`.
 #[rustfmt::skip]
 #[derive(
@@ -4230,6 +5620,29 @@ pub struct DynamicZoneLaunches {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "launches", position = 2, component = "shared.launches", repeatable)]
     pub launches: ::strata::typed::Field<::std::vec::Vec<SharedLaunches>>,
+}
+
+/// The component `dynamic-zone.launches` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneLaunchesInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `launches`: repeatable component `shared.launches`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub launches: ::std::option::Option<::std::vec::Vec<SharedLaunchesInput>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneLaunchesInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `dynamic-zone.pricing`.
@@ -4273,6 +5686,29 @@ pub struct DynamicZonePricing {
     pub plans: ::strata::typed::Field<::strata::typed::Many<Plan>>,
 }
 
+/// The component `dynamic-zone.pricing` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZonePricingInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `plans`: oneToMany relation to `api::plan.plan`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub plans: ::std::option::Option<::strata::typed::RelationInput<Plan>>,
+}
+#[rustfmt::skip]
+impl DynamicZonePricingInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.related-articles`.
 #[rustfmt::skip]
 #[derive(
@@ -4312,6 +5748,29 @@ pub struct DynamicZoneRelatedArticles {
         target = "api::article.article"
     )]
     pub articles: ::strata::typed::Field<::strata::typed::Many<Article>>,
+}
+
+/// The component `dynamic-zone.related-articles` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneRelatedArticlesInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `articles`: oneToMany relation to `api::article.article`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub articles: ::std::option::Option<::strata::typed::RelationInput<Article>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneRelatedArticlesInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `dynamic-zone.related-products`.
@@ -4355,6 +5814,29 @@ pub struct DynamicZoneRelatedProducts {
     pub products: ::strata::typed::Field<::strata::typed::Many<Product>>,
 }
 
+/// The component `dynamic-zone.related-products` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneRelatedProductsInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `products`: oneToMany relation to `api::product.product`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub products: ::std::option::Option<::strata::typed::RelationInput<Product>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneRelatedProductsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `dynamic-zone.testimonials`.
 #[rustfmt::skip]
 #[derive(
@@ -4394,6 +5876,29 @@ pub struct DynamicZoneTestimonials {
         target = "api::testimonial.testimonial"
     )]
     pub testimonials: ::strata::typed::Field<::strata::typed::Many<Testimonial>>,
+}
+
+/// The component `dynamic-zone.testimonials` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct DynamicZoneTestimonialsInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `testimonials`: oneToMany relation to `api::testimonial.testimonial`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub testimonials: ::std::option::Option<::strata::typed::RelationInput<Testimonial>>,
+}
+#[rustfmt::skip]
+impl DynamicZoneTestimonialsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `global.footer`.
@@ -4467,6 +5972,44 @@ pub struct GlobalFooter {
     pub social_media_links: ::strata::typed::Field<::std::vec::Vec<SharedLink>>,
 }
 
+/// The component `global.footer` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct GlobalFooterInput {
+    /// `logo`: oneToOne relation to `api::logo.logo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub logo: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+    /// `copyright`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub copyright: ::std::option::Option<::std::string::String>,
+    /// `designed_developed_by`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub designed_developed_by: ::std::option::Option<::std::string::String>,
+    /// `built_with`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub built_with: ::std::option::Option<::std::string::String>,
+    /// `internal_links`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub internal_links: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+    /// `policy_links`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub policy_links: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+    /// `social_media_links`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub social_media_links: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+}
+#[rustfmt::skip]
+impl GlobalFooterInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `global.navbar`.
 #[rustfmt::skip]
 #[derive(
@@ -4518,6 +6061,29 @@ pub struct GlobalNavbar {
     pub right_navbar_items: ::strata::typed::Field<::std::vec::Vec<SharedLink>>,
 }
 
+/// The component `global.navbar` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct GlobalNavbarInput {
+    /// `logo`: oneToOne relation to `api::logo.logo`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub logo: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
+    /// `left_navbar_items`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub left_navbar_items: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+    /// `right_navbar_items`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub right_navbar_items: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+}
+#[rustfmt::skip]
+impl GlobalNavbarInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `items.graph-card-top-items`.
 #[rustfmt::skip]
 #[derive(
@@ -4548,6 +6114,26 @@ pub struct ItemsGraphCardTopItems {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "text", position = 1, ty = "string")]
     pub text: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `items.graph-card-top-items` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ItemsGraphCardTopItemsInput {
+    /// `number`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub number: ::std::option::Option<::std::string::String>,
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ItemsGraphCardTopItemsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `items.input`.
@@ -4710,6 +6296,29 @@ impl ItemsInputType {
     }
 }
 
+/// The component `items.input` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ItemsInputInput {
+    /// `type`: enumeration.
+    #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+    pub r#type: ::std::option::Option<ItemsInputType>,
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `placeholder`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub placeholder: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ItemsInputInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `items.left-navbar-items`.
 #[rustfmt::skip]
 #[derive(
@@ -4746,6 +6355,26 @@ pub struct ItemsLeftNavbarItems {
     pub url: ::strata::typed::Field<::std::string::String>,
 }
 
+/// The component `items.left-navbar-items` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ItemsLeftNavbarItemsInput {
+    /// `name`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// `URL`: string.
+    #[serde(rename = "URL", skip_serializing_if = "::std::option::Option::is_none")]
+    pub url: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ItemsLeftNavbarItemsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `items.ray-items`.
 #[rustfmt::skip]
 #[derive(
@@ -4780,6 +6409,29 @@ pub struct ItemsRayItems {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "item_3", position = 2, ty = "string")]
     pub item_3: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `items.ray-items` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct ItemsRayItemsInput {
+    /// `item_1`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub item_1: ::std::option::Option<::std::string::String>,
+    /// `item_2`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub item_2: ::std::option::Option<::std::string::String>,
+    /// `item_3`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub item_3: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl ItemsRayItemsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.button`.
@@ -4921,6 +6573,32 @@ impl SharedButtonVariant {
     }
 }
 
+/// The component `shared.button` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedButtonInput {
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+    /// `URL`: string.
+    #[serde(rename = "URL", skip_serializing_if = "::std::option::Option::is_none")]
+    pub url: ::std::option::Option<::std::string::String>,
+    /// `target`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub target: ::std::option::Option<SharedButtonTarget>,
+    /// `variant`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub variant: ::std::option::Option<SharedButtonVariant>,
+}
+#[rustfmt::skip]
+impl SharedButtonInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.form`.
 #[rustfmt::skip]
 #[derive(
@@ -4943,6 +6621,23 @@ pub struct SharedForm {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "inputs", position = 0, component = "items.input", repeatable)]
     pub inputs: ::strata::typed::Field<::std::vec::Vec<ItemsInput>>,
+}
+
+/// The component `shared.form` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedFormInput {
+    /// `inputs`: repeatable component `items.input`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub inputs: ::std::option::Option<::std::vec::Vec<ItemsInputInput>>,
+}
+#[rustfmt::skip]
+impl SharedFormInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.launches`.
@@ -4979,6 +6674,29 @@ pub struct SharedLaunches {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "description", position = 2, ty = "string")]
     pub description: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `shared.launches` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedLaunchesInput {
+    /// `mission_number`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub mission_number: ::std::option::Option<::std::string::String>,
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedLaunchesInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.link`.
@@ -5064,6 +6782,29 @@ impl SharedLinkTarget {
     }
 }
 
+/// The component `shared.link` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedLinkInput {
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+    /// `URL`: string.
+    #[serde(rename = "URL", skip_serializing_if = "::std::option::Option::is_none")]
+    pub url: ::std::option::Option<::std::string::String>,
+    /// `target`: enumeration.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub target: ::std::option::Option<SharedLinkTarget>,
+}
+#[rustfmt::skip]
+impl SharedLinkInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.perks`.
 #[rustfmt::skip]
 #[derive(
@@ -5086,6 +6827,23 @@ pub struct SharedPerks {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "text", position = 0, ty = "string")]
     pub text: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `shared.perks` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedPerksInput {
+    /// `text`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub text: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedPerksInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.section`.
@@ -5122,6 +6880,29 @@ pub struct SharedSection {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "users", position = 2, component = "shared.user", repeatable)]
     pub users: ::strata::typed::Field<::std::vec::Vec<SharedUser>>,
+}
+
+/// The component `shared.section` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSectionInput {
+    /// `heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub heading: ::std::option::Option<::std::string::String>,
+    /// `sub_heading`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub sub_heading: ::std::option::Option<::std::string::String>,
+    /// `users`: repeatable component `shared.user`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub users: ::std::option::Option<::std::vec::Vec<SharedUserInput>>,
+}
+#[rustfmt::skip]
+impl SharedSectionInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.seo`.
@@ -5215,6 +6996,71 @@ pub struct SharedSeo {
     pub meta_image: ::strata::typed::Field<::strata::typed::One<UploadFile>>,
 }
 
+/// The component `shared.seo` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSeoInput {
+    /// `metaTitle`: string, required.
+    #[serde(rename = "metaTitle")]
+    pub meta_title: ::std::string::String,
+    /// `metaDescription`: string, required.
+    #[serde(rename = "metaDescription")]
+    pub meta_description: ::std::string::String,
+    /// `metaImage`: media, the id of one file.
+    #[serde(
+        rename = "metaImage",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub meta_image: ::std::option::Option<i64>,
+    /// `keywords`: text.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub keywords: ::std::option::Option<::std::string::String>,
+    /// `metaRobots`: string.
+    #[serde(
+        rename = "metaRobots",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub meta_robots: ::std::option::Option<::std::string::String>,
+    /// `structuredData`: json.
+    #[serde(
+        rename = "structuredData",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub structured_data: ::std::option::Option<::strata::typed::Json>,
+    /// `metaViewport`: string.
+    #[serde(
+        rename = "metaViewport",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub meta_viewport: ::std::option::Option<::std::string::String>,
+    /// `canonicalURL`: string.
+    #[serde(
+        rename = "canonicalURL",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub canonical_url: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedSeoInput {
+    /// An input with the required attributes (`metaTitle`, `metaDescription`) and every other one left out (Strapi applies its defaults).
+    pub fn new(
+        meta_title: ::std::string::String,
+        meta_description: ::std::string::String,
+    ) -> Self {
+        Self {
+            meta_title,
+            meta_description,
+            meta_image: ::std::option::Option::None,
+            keywords: ::std::option::Option::None,
+            meta_robots: ::std::option::Option::None,
+            structured_data: ::std::option::Option::None,
+            meta_viewport: ::std::option::Option::None,
+            canonical_url: ::std::option::Option::None,
+        }
+    }
+}
+
 /// The component `shared.social-media-icon-links`.
 #[rustfmt::skip]
 #[derive(
@@ -5252,6 +7098,26 @@ pub struct SharedSocialMediaIconLinks {
     pub link: ::strata::typed::Field<::std::vec::Vec<SharedLink>>,
 }
 
+/// The component `shared.social-media-icon-links` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedSocialMediaIconLinksInput {
+    /// `image`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub image: ::std::option::Option<i64>,
+    /// `link`: repeatable component `shared.link`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub link: ::std::option::Option<::std::vec::Vec<SharedLinkInput>>,
+}
+#[rustfmt::skip]
+impl SharedSocialMediaIconLinksInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// The component `shared.steps`.
 #[rustfmt::skip]
 #[derive(
@@ -5278,6 +7144,26 @@ pub struct SharedSteps {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "description", position = 1, ty = "string")]
     pub description: ::strata::typed::Field<::std::string::String>,
+}
+
+/// The component `shared.steps` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedStepsInput {
+    /// `title`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    /// `description`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub description: ::std::option::Option<::std::string::String>,
+}
+#[rustfmt::skip]
+impl SharedStepsInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }
 
 /// The component `shared.user`.
@@ -5314,4 +7200,30 @@ pub struct SharedUser {
     #[serde(default, skip_serializing_if = "::strata::typed::Field::is_absent")]
     #[strata(attr = "image", position = 3, media, allowed_types = "images")]
     pub image: ::strata::typed::Field<::strata::typed::One<UploadFile>>,
+}
+
+/// The component `shared.user` in a write (it is written whole).
+#[rustfmt::skip]
+#[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
+#[serde(crate = "::strata::serde")]
+pub struct SharedUserInput {
+    /// `firstname`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub firstname: ::std::option::Option<::std::string::String>,
+    /// `lastname`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub lastname: ::std::option::Option<::std::string::String>,
+    /// `job`: string.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub job: ::std::option::Option<::std::string::String>,
+    /// `image`: media, the id of one file.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub image: ::std::option::Option<i64>,
+}
+#[rustfmt::skip]
+impl SharedUserInput {
+    /// An input with every attribute left out (Strapi applies its defaults).
+    pub fn new() -> Self {
+        Self::default()
+    }
 }

@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use crate::typed::ValidationError;
+
 /// A failed request of the typed [`Client`](super::Client).
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -20,6 +22,11 @@ pub enum ClientError {
         /// `error.details` as sent (`{}` when empty, `null` when absent).
         details: Value,
     },
+    /// Strapi's 400 `ValidationError` answering a write (`create`, `update`), typed: each
+    /// failed rule with its path (`error.details.errors[]`). Reads keep it as
+    /// [`Api`](ClientError::Api), as their details never list fields.
+    #[error("400 ValidationError: {0}")]
+    Validation(ValidationError),
     /// A non-success status without Strapi's error body (a proxy, a wrong base URL).
     #[error("HTTP {status} from {url}: {body}")]
     Status {
@@ -69,6 +76,7 @@ impl ClientError {
     pub fn status(&self) -> Option<u16> {
         match self {
             ClientError::Api { status, .. } | ClientError::Status { status, .. } => Some(*status),
+            ClientError::Validation(_) => Some(400),
             _ => None,
         }
     }
@@ -77,6 +85,7 @@ impl ClientError {
     pub fn name(&self) -> Option<&str> {
         match self {
             ClientError::Api { name, .. } => Some(name),
+            ClientError::Validation(_) => Some("ValidationError"),
             _ => None,
         }
     }

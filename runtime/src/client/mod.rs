@@ -24,6 +24,11 @@
 //! * Every other failure is a [`ClientError`]: Strapi's error body (status, name,
 //!   message, details) as [`ClientError::Api`], transport failures, bodies that do not fit
 //!   the generated types.
+//! * **Writes.** [`Client::create`], [`Client::update`] and [`Client::delete`] (and
+//!   [`Client::update_single`], [`Client::delete_single`] for single types) send the
+//!   generated input types as `{"data": …}` with `?status=draft` and `?locale=…` from
+//!   [`WriteOptions`], and return the entry the server answers with. A 400
+//!   `ValidationError` is [`ClientError::Validation`], carrying each failure's path.
 //! * Plain HTTP only: reqwest is built without TLS (put a TLS-terminating proxy in front,
 //!   or pass your own `reqwest::Client` built with a TLS feature to
 //!   [`Client::with_http_client`]).
@@ -32,12 +37,16 @@ mod error;
 
 pub use error::ClientError;
 
-use reqwest::Url;
-use reqwest::header::{ACCEPT, HeaderValue};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use reqwest::{Method, Url};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::schema::SchemaKind;
-use crate::typed::{ContentType, ErrorResponse, ListResponse, SingleResponse, TypedQuery};
+use crate::typed::{
+    ContentType, CreateInput, DocumentId, ErrorResponse, ListResponse, SingleResponse, TypedQuery,
+    UpdateInput, ValidationError, WriteOptions,
+};
 
 /// The most body text kept in [`ClientError::Status`].
 const BODY_EXCERPT: usize = 512;
@@ -103,7 +112,7 @@ impl Client {
         &self,
         query: &TypedQuery<T>,
     ) -> Result<ListResponse<T>, ClientError> {
-        expect_kind::<T>(SchemaKind::CollectionType, "find")?;
+        expect_kind::<T>(SchemaKind::CollectionType, "find", "find_single")?;
         let url = self.url(&[T::PLURAL], query)?;
         let (status, body) = self.get(&url).await?;
         if is_success(status) {
@@ -120,7 +129,7 @@ impl Client {
         document_id: &str,
         query: &TypedQuery<T>,
     ) -> Result<Option<T>, ClientError> {
-        expect_kind::<T>(SchemaKind::CollectionType, "find_one")?;
+        expect_kind::<T>(SchemaKind::CollectionType, "find_one", "find_single")?;
         let url = self.url(&[T::PLURAL, document_id], query)?;
         self.one(&url).await
     }
@@ -131,9 +140,108 @@ impl Client {
         &self,
         query: &TypedQuery<T>,
     ) -> Result<Option<T>, ClientError> {
-        expect_kind::<T>(SchemaKind::SingleType, "find_single")?;
+        expect_kind::<T>(SchemaKind::SingleType, "find_single", "find or find_one")?;
         let url = self.url(&[T::SINGULAR], query)?;
         self.one(&url).await
+    }
+
+    /// `POST {prefix}/<pluralName>?status=…&locale=…` with `{"data": <input>}`: creates a
+    /// document of a collection type (published unless the options say draft) and returns
+    /// the entry written.
+    pub async fn create<I: CreateInput>(
+        &self,
+        data: &I,
+        options: &WriteOptions,
+    ) -> Result<I::Entry, ClientError> {
+        expect_kind::<I::Entry>(SchemaKind::CollectionType, "create", "update_single")?;
+        let url = self.write_url(&[<I::Entry as ContentType>::PLURAL], options)?;
+        self.write(Method::POST, &url, data).await
+    }
+
+    /// `PUT {prefix}/<pluralName>/<documentId>?status=…&locale=…`: updates the document's
+    /// version in the options' locale (or adds that locale) and returns the entry written.
+    pub async fn update<I: UpdateInput>(
+        &self,
+        document_id: &DocumentId<I::Entry>,
+        data: &I,
+        options: &WriteOptions,
+    ) -> Result<I::Entry, ClientError> {
+        expect_kind::<I::Entry>(SchemaKind::CollectionType, "update", "update_single")?;
+        let plural = <I::Entry as ContentType>::PLURAL;
+        let url = self.write_url(&[plural, document_id.as_str()], options)?;
+        self.write(Method::PUT, &url, data).await
+    }
+
+    /// `PUT {prefix}/<singularName>?status=…&locale=…`: writes a single type's entry and
+    /// returns it.
+    pub async fn update_single<I: UpdateInput>(
+        &self,
+        data: &I,
+        options: &WriteOptions,
+    ) -> Result<I::Entry, ClientError> {
+        expect_kind::<I::Entry>(SchemaKind::SingleType, "update_single", "create or update")?;
+        let url = self.write_url(&[<I::Entry as ContentType>::SINGULAR], options)?;
+        self.write(Method::PUT, &url, data).await
+    }
+
+    /// `DELETE {prefix}/<pluralName>/<documentId>?locale=…`: deletes the document in the
+    /// options' locale (`"*"`: every locale). Strapi answers 204 whether or not it existed.
+    pub async fn delete<T: ContentType>(
+        &self,
+        document_id: &DocumentId<T>,
+        options: &WriteOptions,
+    ) -> Result<(), ClientError> {
+        expect_kind::<T>(SchemaKind::CollectionType, "delete", "delete_single")?;
+        let url = self.write_url(&[T::PLURAL, document_id.as_str()], options)?;
+        self.remove(&url).await
+    }
+
+    /// `DELETE {prefix}/<singularName>?locale=…`: deletes a single type's entry.
+    pub async fn delete_single<T: ContentType>(
+        &self,
+        options: &WriteOptions,
+    ) -> Result<(), ClientError> {
+        expect_kind::<T>(SchemaKind::SingleType, "delete_single", "delete")?;
+        let url = self.write_url(&[T::SINGULAR], options)?;
+        self.remove(&url).await
+    }
+
+    async fn write<T: ContentType>(
+        &self,
+        method: Method,
+        url: &Url,
+        data: &impl Serialize,
+    ) -> Result<T, ClientError> {
+        let body = serde_json::to_vec(&serde_json::json!({ "data": data })).map_err(|e| {
+            ClientError::Usage(format!(
+                "the input of a write of {} does not serialize: {e}",
+                T::UID
+            ))
+        })?;
+        let (status, answer) = self.send(method, url, Some(body)).await?;
+        if is_success(status) {
+            return decode::<SingleResponse<T>>(url, &answer).map(|r| r.data);
+        }
+        Err(match api_error(status, url, &answer) {
+            ClientError::Api {
+                status: 400,
+                name,
+                message,
+                details,
+            } if name == "ValidationError" => {
+                ClientError::Validation(ValidationError::new(message, details))
+            }
+            e => e,
+        })
+    }
+
+    async fn remove(&self, url: &Url) -> Result<(), ClientError> {
+        let (status, answer) = self.send(Method::DELETE, url, None).await?;
+        if is_success(status) {
+            Ok(())
+        } else {
+            Err(api_error(status, url, &answer))
+        }
     }
 
     async fn one<T: ContentType>(&self, url: &Url) -> Result<Option<T>, ClientError> {
@@ -153,6 +261,23 @@ impl Client {
         segments: &[&str],
         query: &TypedQuery<T>,
     ) -> Result<Url, ClientError> {
+        let mut url = self.route(segments)?;
+        url.set_query(Some(&query.to_query_string()));
+        Ok(url)
+    }
+
+    /// `{base}{prefix}/{segments…}?status=…&locale=…` (no query when both are defaults).
+    fn write_url(&self, segments: &[&str], options: &WriteOptions) -> Result<Url, ClientError> {
+        let mut url = self.route(segments)?;
+        let pairs = options.query_pairs();
+        if !pairs.is_empty() {
+            url.query_pairs_mut().extend_pairs(pairs);
+        }
+        Ok(url)
+    }
+
+    /// `{base}{prefix}/{segments…}`; segments are percent-encoded.
+    fn route(&self, segments: &[&str]) -> Result<Url, ClientError> {
         let root = format!("{}{}", self.base_url, self.prefix);
         let mut url = Url::parse(&root).map_err(|e| ClientError::Url {
             url: root.clone(),
@@ -169,19 +294,33 @@ impl Client {
                 });
             }
         }
-        url.set_query(Some(&query.to_query_string()));
         Ok(url)
     }
 
     async fn get(&self, url: &Url) -> Result<(u16, Vec<u8>), ClientError> {
+        self.send(Method::GET, url, None).await
+    }
+
+    /// Sends a request (with a JSON body, if any) and reads the status and body.
+    async fn send(
+        &self,
+        method: Method,
+        url: &Url,
+        json: Option<Vec<u8>>,
+    ) -> Result<(u16, Vec<u8>), ClientError> {
         let transport = |source| ClientError::Transport {
             url: url.to_string(),
             source,
         };
         let mut request = self
             .http
-            .get(url.clone())
+            .request(method, url.clone())
             .header(ACCEPT, HeaderValue::from_static("application/json"));
+        if let Some(body) = json {
+            request = request
+                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
+                .body(body);
+        }
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
         }
@@ -196,14 +335,15 @@ fn is_success(status: u16) -> bool {
     (200..300).contains(&status)
 }
 
-fn expect_kind<T: ContentType>(kind: SchemaKind, method: &str) -> Result<(), ClientError> {
+/// `method` is for `kind` types; for the other kind, the error names `instead`.
+fn expect_kind<T: ContentType>(
+    kind: SchemaKind,
+    method: &str,
+    instead: &str,
+) -> Result<(), ClientError> {
     if T::KIND == kind {
         return Ok(());
     }
-    let instead = match T::KIND {
-        SchemaKind::SingleType => "find_single",
-        _ => "find or find_one",
-    };
     Err(ClientError::Usage(format!(
         "{method} is for {kind:?} types, but {} is a {:?}; use {instead}",
         T::UID,

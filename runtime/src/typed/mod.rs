@@ -20,6 +20,12 @@
 //! components `Field<T>`/`Field<Vec<T>>`, media `Field<One<UploadFile>>`/`Field<Many<…>>`,
 //! dynamic zones `Field<Vec<Enum>>` with the enum tagged by `__component`.
 //!
+//! For writes, generated code also holds `ArticleCreateInput`, `ArticleUpdateInput`,
+//! `<Component>Input` and one input enum per dynamic zone, built on [`input`]: [`Patch`]
+//! (keep, clear, set), [`RelationInput`] over [`DocumentId`]s of the target type, and the
+//! typed [`ValidationError`]. `Store::create`/`update`/`delete` (feature `store`) and the
+//! typed client's methods of the same names write them.
+//!
 //! # Typed queries
 //!
 //! The derives give each type a query vocabulary, checked by the compiler (for a struct
@@ -115,21 +121,30 @@ pub mod builder;
 mod derived;
 pub mod description;
 pub mod filter;
+pub mod input;
 pub mod populate;
 mod response;
 #[cfg(feature = "store")]
 mod store;
+#[cfg(feature = "store")]
+mod store_write;
 mod value;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
+pub use input::{
+    CreateInput, DocumentId, FieldError, Patch, RelationInput, RelationPosition, TargetId,
+    UpdateInput, ValidationError, WriteOptions,
+};
 pub use response::{
     ErrorBody, ErrorResponse, ListMeta, ListResponse, OffsetPagination, PagePagination,
     PaginationMeta, SingleResponse,
 };
 #[cfg(feature = "store")]
 pub use store::TypedPage;
+#[cfg(feature = "store")]
+pub use store_write::StoreWriteError;
 pub use value::{BigInt, Blocks, Count, Date, DateTime, Decimal, Field, Json, Many, One, Time};
 
 pub use builder::{Localized, SelectField};

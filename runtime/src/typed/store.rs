@@ -26,6 +26,7 @@ use std::borrow::Cow;
 
 use super::{ContentType, ListMeta, ListResponse, PaginationMeta, TypedQuery};
 use crate::query::{Pagination, Permissions, Query, QueryConfig, QueryLimits, parse_query};
+use crate::schema::SchemaId;
 use crate::store::{Entry, Store, StoreError};
 
 /// One page of typed entries: what [`Store::find`] returns.
@@ -95,7 +96,7 @@ impl Store {
         self.first(query, None)
     }
 
-    fn first<T: ContentType>(
+    pub(super) fn first<T: ContentType>(
         &self,
         query: &TypedQuery<T>,
         document_id: Option<&str>,
@@ -119,18 +120,12 @@ impl Store {
         if std::ptr::eq(model.as_ref(), T::model()) {
             return Ok(Cow::Borrowed(query.query()));
         }
-        let schema = model.by_uid(T::UID).ok_or_else(|| {
-            StoreError::Other(format!(
-                "the store's content model has no type {} (the model `{}` was generated from)",
-                T::UID,
-                std::any::type_name::<T>()
-            ))
-        })?;
+        let schema = store_schema::<T>(self)?;
         let text = query.to_query_string();
         parse_query(
             &text,
             model,
-            schema.id,
+            schema,
             &Permissions::all(model),
             &trusted_config(),
         )
@@ -143,6 +138,18 @@ impl Store {
             ))
         })
     }
+}
+
+/// The schema of `T` in the store's content model (which may be another load of the
+/// same schemas than `T::model()`): found by uid.
+pub(super) fn store_schema<T: ContentType>(store: &Store) -> Result<SchemaId, StoreError> {
+    store.model().by_uid(T::UID).map(|s| s.id).ok_or_else(|| {
+        StoreError::Other(format!(
+            "the store's content model has no type {} (the model `{}` was generated from)",
+            T::UID,
+            std::any::type_name::<T>()
+        ))
+    })
 }
 
 /// Parsing settings for trusted, typed queries: no maximum page size and no size limits.

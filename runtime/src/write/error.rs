@@ -4,16 +4,9 @@ use serde_json::{Value, json};
 
 use crate::store::StoreError;
 
-/// One failed rule of an attribute (an entry of `details.errors[]`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FieldError {
-    /// The attribute's path (`["seo", "social", "0", "network"]`).
-    pub path: Vec<String>,
-    /// yup's message.
-    pub message: String,
-    /// The value as given, when Strapi shows it (`None`: no `value` key).
-    pub value: Option<Value>,
-}
+/// One failed rule of an attribute (an entry of `details.errors[]`): the typed form
+/// the typed client and store hand out too.
+pub use crate::typed::FieldError;
 
 /// A refused or failed write.
 #[derive(Debug, thiserror::Error)]
