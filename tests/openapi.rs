@@ -37,6 +37,27 @@ fn served_writable() -> (std::net::SocketAddr, Value) {
     (addr, serde_json::from_slice(&body).unwrap())
 }
 
+/// `POST target` with a JSON body; (status, body as JSON).
+fn post_json(addr: std::net::SocketAddr, target: &str, body: &str) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[..split])
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    (status, serde_json::from_slice(&raw[split + 4..]).unwrap())
+}
+
 #[test]
 fn the_document_describes_the_routes_and_shapes() {
     let (addr, doc) = served();
@@ -145,17 +166,34 @@ fn the_document_describes_the_routes_and_shapes() {
         let (status, _, _) = common::http_request(addr, method, target, &[]);
         assert_eq!(status == 405, !routed, "{method} {target}: {status}");
     }
-    let input =
-        |name: &str| serde_json::json!({"$ref": format!("#/components/schemas/{name}Input")});
-    for (path, method, name, ok) in [
-        ("/api/articles", "post", "Article", "201"),
-        ("/api/articles/{documentId}", "put", "Article", "200"),
-        ("/api/tags", "post", "Tag", "201"),
-        ("/api/categories/{documentId}", "put", "Category", "200"),
+    let input = |name: &str| serde_json::json!({"$ref": format!("#/components/schemas/{name}")});
+    for (path, method, name, data, ok) in [
+        (
+            "/api/articles",
+            "post",
+            "Article",
+            "ArticleCreateInput",
+            "201",
+        ),
+        (
+            "/api/articles/{documentId}",
+            "put",
+            "Article",
+            "ArticleUpdateInput",
+            "200",
+        ),
+        ("/api/tags", "post", "Tag", "TagCreateInput", "201"),
+        (
+            "/api/categories/{documentId}",
+            "put",
+            "Category",
+            "CategoryUpdateInput",
+            "200",
+        ),
     ] {
         let op = &doc["paths"][path][method];
         let body = &op["requestBody"]["content"]["application/json"]["schema"];
-        assert_eq!(body["properties"]["data"], input(name), "{method} {path}");
+        assert_eq!(body["properties"]["data"], input(data), "{method} {path}");
         assert_eq!(body["required"], serde_json::json!(["data"]));
         assert_eq!(
             op["responses"][ok]["content"]["application/json"]["schema"]["properties"]["data"],
@@ -171,7 +209,12 @@ fn the_document_describes_the_routes_and_shapes() {
         for p in ["status", "locale", "fields", "populate"] {
             assert!(names.contains(&p), "{method} {path}: {p}");
         }
-        for code in ["400", "401", "403", "413"] {
+        assert_eq!(
+            op["responses"]["400"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/WriteError",
+            "{method} {path}: 400"
+        );
+        for code in ["401", "403", "413", "503"] {
             assert_eq!(
                 op["responses"][code]["content"]["application/json"]["schema"]["$ref"],
                 "#/components/schemas/Error",
@@ -195,14 +238,120 @@ fn the_document_describes_the_routes_and_shapes() {
     );
 
     let schemas = &doc["components"]["schemas"];
-    let article_input = &schemas["ArticleInput"];
+    assert!(schemas.get("ArticleInput").is_none() && schemas.get("RelationInput").is_none());
+    let article_input = &schemas["ArticleCreateInput"];
     assert_eq!(article_input["additionalProperties"], false);
+    // The blog requires nothing; the same properties on create and update.
+    assert!(article_input.get("required").is_none());
+    assert_eq!(
+        article_input["properties"],
+        schemas["ArticleUpdateInput"]["properties"]
+    );
     let props = &article_input["properties"];
     for key in ["documentId", "id", "createdAt", "updatedBy"] {
         assert!(props.get(key).is_none(), "{key} is refused on write");
     }
     assert!(props["publishedAt"].is_object() && props["locale"].is_object());
-    assert_eq!(props["tags"]["$ref"], "#/components/schemas/RelationInput");
+    // Relations: one input per target type.
+    for (attr, target) in [
+        ("tags", "Tag"),
+        ("author", "Author"),
+        ("category", "Category"),
+        ("editor", "UsersPermissionsUser"),
+    ] {
+        assert_eq!(
+            props[attr]["$ref"],
+            format!("#/components/schemas/{target}RelationInput"),
+            "{attr}"
+        );
+    }
+    let tags = &schemas["TagRelationInput"];
+    assert!(
+        tags["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("entries of api::tag.tag")
+    );
+    let forms = tags["anyOf"].as_array().unwrap();
+    assert!(forms.contains(&serde_json::json!({"type": "null"})));
+    assert!(forms.contains(&serde_json::json!({"$ref": "#/components/schemas/TagRelationRef"})));
+    let ops = forms.iter().find(|f| f["type"] == "object").unwrap();
+    assert_eq!(ops["additionalProperties"], false);
+    for op in ["connect", "disconnect", "set"] {
+        assert!(
+            ops["properties"][op]["anyOf"]
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!({"type": "array", "items": {"$ref": "#/components/schemas/TagRelationRef"}})),
+            "{op}"
+        );
+    }
+    let longhand = &schemas["TagRelationRef"]["anyOf"][1];
+    assert_eq!(longhand["additionalProperties"], false);
+    for key in ["documentId", "locale", "status", "position"] {
+        assert!(longhand["properties"][key].is_object(), "{key}");
+    }
+    for key in ["before", "after", "start", "end"] {
+        assert!(
+            longhand["properties"]["position"]["properties"][key].is_object(),
+            "{key}"
+        );
+    }
+    // Private attributes are written (never read): the edge schemas have some, and a
+    // required attribute there is required on create only.
+    let edge = strata::http::openapi::document(
+        &strata::schema::load(std::path::Path::new("tests/fixtures/edge/schemas")).unwrap(),
+        "/api",
+    );
+    let edge = &edge["components"]["schemas"];
+    let create = &edge["EverythingCreateInput"];
+    assert_eq!(create["required"], serde_json::json!(["string"]));
+    assert!(edge["EverythingUpdateInput"].get("required").is_none());
+    assert_eq!(create["properties"]["password"]["writeOnly"], true);
+    assert_eq!(create["properties"]["internalNote"]["writeOnly"], true);
+    assert!(edge["Everything"]["properties"].get("password").is_none());
+    assert!(edge.get("HomepageCreateInput").is_none() && edge["HomepageUpdateInput"].is_object());
+    let sections = &create["properties"]["sections"]["anyOf"][1]["items"]["anyOf"];
+    assert_eq!(
+        sections
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["allOf"][1]["properties"]["__component"]["const"].clone())
+            .collect::<Vec<_>>(),
+        ["shared.pair", "nested.level-three", "everything.kind"]
+    );
+
+    // The error body of writes: Strapi's, with `details.errors[]`.
+    let field = &schemas["FieldError"];
+    assert_eq!(
+        field["required"],
+        serde_json::json!(["path", "message", "name"])
+    );
+    assert_eq!(field["properties"]["path"]["items"]["type"], "string");
+    assert!(field["properties"]["value"].is_object());
+    let write_error = &schemas["WriteError"]["properties"]["error"];
+    assert_eq!(
+        write_error["properties"]["details"]["properties"]["errors"]["items"]["$ref"],
+        "#/components/schemas/FieldError"
+    );
+    // ... and the server answers in it.
+    let (_, db) = common::blog_db_copy("openapi-error-shape");
+    let writable = common::serve_with_every_grant(&format!("sqlite://{}", db.display()), 1);
+    let (status, body) = post_json(
+        writable,
+        "/api/articles",
+        r#"{"data":{"views":"many","kind":"nonsense"}}"#,
+    );
+    assert_eq!(status, 400);
+    let errors = body["error"]["details"]["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 2, "{body}");
+    for e in errors {
+        let mut keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["message", "name", "path", "value"], "{e}");
+        assert!(e["path"].as_array().unwrap().iter().all(Value::is_string));
+    }
     assert_eq!(
         props["views"]["type"],
         serde_json::json!(["integer", "string", "null"])
@@ -225,11 +374,9 @@ fn the_document_describes_the_routes_and_shapes() {
     let seo = &schemas["SharedSeoInput"];
     assert_eq!(seo["additionalProperties"], false);
     assert!(seo["properties"]["id"].is_object() && seo["properties"]["__component"].is_object());
-    let set = &schemas["RelationInput"]["anyOf"][3];
-    assert_eq!(set["additionalProperties"], false);
-    assert!(set["properties"]["connect"].is_object() && set["properties"]["set"].is_object());
     assert!(
-        schemas.get("UsersPermissionsUserInput").is_none(),
+        schemas.get("UsersPermissionsUserCreateInput").is_none()
+            && schemas.get("UsersPermissionsUserUpdateInput").is_none(),
         "users are not written"
     );
 

@@ -6,6 +6,14 @@
 //! Without node/npm the check skips with one loud line, except under `CI=true`.
 //! `strata generate --lang typescript` and its `--check` are tested here as well (they need
 //! no node).
+//!
+//! The example front end (`examples/typescript-frontend/`) is compiled with `tsc --strict`
+//! (its `@ts-expect-error` lines prove that a wrong relation target, a component a zone does
+//! not allow and a wrong media value are type errors; `tests/fixtures/typescript/frontend.ts`
+//! proves a missing required attribute is one) and run with node, as compiled JavaScript,
+//! against a real strata server on loopback: it creates, updates, relates, publishes and
+//! deletes an article through `@strapi/client`, checks every answer, and the test reads the
+//! database's state back over HTTP.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -14,8 +22,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
+/// `tools/typescript/`, with its pinned tools installed; `None` (after one loud line, or a
+/// failure under `CI=true`) without node or npm.
+fn typescript_tools(what: &str) -> Option<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tools = root.join("tools/typescript");
     let runs = |tool: &str| {
@@ -25,10 +34,10 @@ fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
             .is_ok_and(|o| o.status.success())
     };
     if !runs("node") || !runs("npm") {
-        common::unavailable(
-            "tests/typescript.rs: node or npm is missing, the generated TypeScript is not compiled",
-        );
-        return;
+        common::unavailable(&format!(
+            "tests/typescript.rs: node or npm is missing, {what}"
+        ));
+        return None;
     }
     common::succeeded(
         Command::new("bash")
@@ -36,6 +45,18 @@ fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
             .output()
             .unwrap(),
     );
+    Some(tools)
+}
+
+/// The example front end's folder.
+const EXAMPLE: &str = "examples/typescript-frontend";
+
+#[test]
+fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(tools) = typescript_tools("the generated TypeScript is not compiled") else {
+        return;
+    };
 
     // Through the binary, as a user runs it.
     let dir = tools.join(".check").join(std::process::id().to_string());
@@ -172,12 +193,134 @@ fn generate_writes_typescript_and_checks_it_while_rust_stays_the_default() {
     );
 
     // A stale TypeScript file fails --check and is left as it was.
-    std::fs::write(
-        ts,
-        written.replace("documentId: string;", "documentId: number;"),
-    )
-    .unwrap();
+    let stale_text = written.replace(
+        "documentId: DocumentId<\"api::article.article\">;",
+        "documentId: number;",
+    );
+    assert_ne!(stale_text, written);
+    std::fs::write(ts, stale_text).unwrap();
     assert!(!check("typescript", ts).status.success());
     assert_ne!(std::fs::read_to_string(ts).unwrap(), written);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example front end uses the types `strata generate --lang typescript` writes for the
+/// bundled blog today (they are committed, as `examples/generated/blog.rs` is).
+#[test]
+fn the_example_front_end_uses_fresh_generated_types() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args([
+            "generate",
+            "--lang",
+            "typescript",
+            "--schemas",
+            "schemas",
+            "--out",
+        ])
+        .arg(format!("{EXAMPLE}/content.ts"))
+        .arg("--check")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{EXAMPLE}/content.ts is stale: run `cargo run -- generate --lang typescript \
+         --schemas schemas --out {EXAMPLE}/content.ts`\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_example_front_end_writes_through_strapi_client_against_a_real_server() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(tools) = typescript_tools("the example front end is not compiled nor run") else {
+        return;
+    };
+    // Compiled where node finds the pinned `@strapi/client` (tools/typescript/node_modules),
+    // as CommonJS (tools/typescript/package.json has no `"type": "module"`).
+    let dir = tools
+        .join(".check")
+        .join(format!("example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sources = ["content.ts", "typed.ts", "main.ts", "type-errors.ts"];
+    for file in sources {
+        std::fs::copy(root.join(EXAMPLE).join(file), dir.join(file)).unwrap();
+    }
+    let tsc = Command::new(tools.join("node_modules/.bin/tsc"))
+        .args([
+            "--strict",
+            "--target",
+            "ES2022",
+            "--module",
+            "NodeNext",
+            "--moduleResolution",
+            "NodeNext",
+            "--lib",
+            "ES2022,DOM",
+            "--types",
+            "node",
+            "--outDir",
+        ])
+        .arg(dir.join("out"))
+        .args(sources.map(|f| dir.join(f)))
+        .current_dir(&tools)
+        .output()
+        .unwrap();
+    assert!(
+        tsc.status.success(),
+        "tsc --strict failed on {EXAMPLE}:\n{}{}",
+        String::from_utf8_lossy(&tsc.stdout),
+        String::from_utf8_lossy(&tsc.stderr)
+    );
+
+    // A real server on a scratch copy of the blog's database, every grant to the public.
+    let (db_dir, db) = common::blog_db_copy("typescript-frontend");
+    let addr = common::serve_with_every_grant(&format!("sqlite://{}", db.display()), 2);
+    let drafts = |addr| -> u64 {
+        let (status, _, body) = common::http_get(addr, "/api/articles?status=draft", &[]);
+        assert_eq!(status, 200);
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        v["meta"]["pagination"]["total"].as_u64().unwrap()
+    };
+    let before = drafts(addr);
+
+    let run = Command::new("node")
+        .arg(dir.join("out/main.js"))
+        .env("STRATA_URL", format!("http://{addr}/api"))
+        .env_remove("STRATA_TOKEN")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    assert!(
+        run.status.success(),
+        "the front end failed:\n{stdout}\n{stderr}"
+    );
+    for step in [
+        "ok: created as a draft",
+        "ok: the description cleared",
+        "ok: the author set",
+        "ok: the second tag connected before the first",
+        "ok: a bad email refused on publish, at its path",
+        "ok: published",
+        "ok: deleted",
+    ] {
+        assert!(stdout.contains(step), "{step} missing from:\n{stdout}");
+    }
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let id = summary["documentId"].as_str().unwrap();
+    assert_eq!(id.len(), 24, "{summary}");
+    assert!(summary["publishedAt"].is_string(), "{summary}");
+
+    // The server's side of it: the article is gone in both versions, nothing else changed.
+    for status in ["draft", "published"] {
+        let (code, _, body) =
+            common::http_get(addr, &format!("/api/articles/{id}?status={status}"), &[]);
+        assert_eq!(code, 404, "{}", String::from_utf8_lossy(&body));
+    }
+    assert_eq!(drafts(addr), before);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&db_dir);
 }

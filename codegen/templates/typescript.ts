@@ -5,6 +5,10 @@
 // and `populate` choose what a response holds. Relations, media, components and dynamic
 // zones are there only when populated. A `populate[x][count]=true` answer is a
 // `StrapiCount` in place of the entries.
+//
+// Writes: `<Type>CreateInput` and `<Type>UpdateInput` are the `data` that `POST` and `PUT`
+// take, `<Component>Input` a component inside them; relations take `DocumentId`s of their
+// target type only, media take file ids.
 
 /** Any JSON value (`json` attributes). */
 export type JsonValue =
@@ -60,6 +64,66 @@ export interface StrapiError {
     details?: { [key: string]: unknown };
   };
 }
+
+/** One failed rule of a write (`details.errors[]` of a 400 `ValidationError`). */
+export interface StrapiFieldError {
+  /** The attribute's path, `["seo", "social", "0", "network"]`. */
+  path: string[];
+  message: string;
+  name: "ValidationError";
+  /** The value as given, when Strapi shows it. */
+  value?: unknown;
+}
+
+/** A write refused by the attributes' rules (400). */
+export interface StrapiValidationError {
+  data: null;
+  error: {
+    status: 400;
+    name: "ValidationError";
+    message: string;
+    details: { errors?: StrapiFieldError[]; key?: string; path?: string | null; source?: string };
+  };
+}
+
+/**
+ * The `documentId` of an entry of the content type `T` (its uid). The brand is optional: a
+ * plain `string` is taken as any type's id, but an id read from another type's entry is not.
+ */
+export type DocumentId<T extends string> = string & { readonly __strataDocumentOf?: T };
+
+/** Where `connect` puts an entry: before or after another entry of the relation, first, last. */
+export type RelationPosition<T extends string> =
+  | { before: DocumentId<T> }
+  | { after: DocumentId<T> }
+  | { start: true }
+  | { end: true };
+
+/** An entry of a relation, in longhand. */
+export interface RelationEntry<T extends string> {
+  documentId: DocumentId<T>;
+  /** Its locale (default: the written entry's). */
+  locale?: string;
+  /** Which version: `"draft"` or `"published"`. */
+  status?: "draft" | "published";
+  position?: RelationPosition<T>;
+}
+
+/** An entry of a relation: its documentId, or the longhand. */
+export type RelationRef<T extends string> = DocumentId<T> | RelationEntry<T>;
+
+/**
+ * What a relation to `T` takes: the whole list (one entry, a list; `null` clears), or
+ * `{connect, disconnect, set}` (`set` wins over `connect`).
+ */
+export type RelationInput<T extends string> =
+  | RelationRef<T>
+  | RelationRef<T>[]
+  | {
+      connect?: RelationRef<T> | RelationRef<T>[];
+      disconnect?: RelationRef<T> | RelationRef<T>[];
+      set?: RelationRef<T> | RelationRef<T>[];
+    };
 {% for a in aliases %}
 /** {{ a.doc }} */
 export type {{ a.name }} = {{ a.ty }};
@@ -70,4 +134,29 @@ export interface {{ i.name }} {
   {{ f.key }}{% if f.optional %}?{% endif %}: {{ f.ty }};
 {%- endfor %}
 }
-{% endfor -%}
+{% endfor %}
+// What writes take as `data`.
+{% for a in input_aliases %}
+/** {{ a.doc }} */
+export type {{ a.name }} = {{ a.ty }};
+{% endfor %}{% for i in inputs %}
+/** {{ i.doc }} */
+export interface {{ i.name }} {
+{%- for f in i.fields %}
+  {{ f.key }}{% if f.optional %}?{% endif %}: {{ f.ty }};
+{%- endfor %}
+}
+{% endfor %}
+/** The collection types by plural name (`client.collection(name)`): an entry, and what a create and an update take. */
+export interface StrapiCollections {
+{%- for f in collections %}
+  {{ f.key }}: {{ f.ty }};
+{%- endfor %}
+}
+
+/** The single types by singular name (`client.single(name)`): the entry, and what an update takes. */
+export interface StrapiSingles {
+{%- for f in singles %}
+  {{ f.key }}: {{ f.ty }};
+{%- endfor %}
+}

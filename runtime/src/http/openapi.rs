@@ -3,8 +3,10 @@
 //! /<plural>/{documentId}`, `PUT`/`DELETE /<singular>`), the query parameters as Strapi
 //! clients send them (bracket notation as `deepObject`), one response schema per content
 //! type and component (with relations, media, components and dynamic zones as optional
-//! populated shapes), one input schema (`<Type>Input`) per written content type and
-//! component, Strapi's error body with its status codes, and the bearer security scheme.
+//! populated shapes), the input schemas of writes (`<Type>CreateInput` and
+//! `<Type>UpdateInput` per written content type, `<Component>Input` per component,
+//! `<Target>RelationInput` per relation target), Strapi's error bodies with their status
+//! codes (`WriteError` with `details.errors[]` for writes), and the bearer security scheme.
 //!
 //! Served at `GET /openapi.json` and printed by `strata openapi`. The envelope's pagination
 //! meta and the error body come from the typed layer's own types through schemars, so the
@@ -20,7 +22,8 @@
 //!   open): a client generated from it keeps working when the model gains a field.
 //!
 //! Decisions on writes (`write.rs`, `crate::write::input`):
-//! * A write's body is `{"data": <Type>Input}` as `application/json`. The
+//! * A write's body is `{"data": <Type>CreateInput}` (`POST`) or `{"data":
+//!   <Type>UpdateInput}` (`PUT`) as `application/json`. The
 //!   `application/x-www-form-urlencoded` form the server also takes is only mentioned in
 //!   the body's description: there every value is text, so the typed schema would not
 //!   describe it, and a fuzzer would spend its examples on flattening.
@@ -34,20 +37,33 @@
 //! * Private attributes (and passwords) are listed, marked `writeOnly`: Strapi takes and
 //!   stores them (they are never answered, so the entry schemas still leave them out), and
 //!   leaving them out would make the schema stricter than the server.
-//! * No attribute is `required`: Strapi requires them on a published create only, not on
-//!   a draft or an update. Scalars take what the server coerces (an integer or its text, a
+//! * A create's input lists as `required` what a published create (the default) requires:
+//!   the `required` scalar attributes without a `default` (Strapi checks `required` on
+//!   scalars only). A draft (`?status=draft`) may leave them out, which a schema cannot tie
+//!   to a query parameter: the description says so. An update and a component require
+//!   nothing. Scalars take what the server coerces (an integer or its text, a
 //!   boolean or `0`/`1`/`"true"`, epoch milliseconds for a date-time, …), with the rules
 //!   the server enforces (`minLength`, `maxLength`, `regex` but not on `""`, `min`, `max`,
 //!   the uid's characters, a repeatable's or a zone's `max`); nothing stricter. Formats
 //!   the server checks itself (dates, emails) are descriptions, not `format`s.
 //! * A dynamic zone's items are its own components (Strapi also takes other components
 //!   of the project there, a quirk not advertised).
+//! * A relation's value is `<Target>RelationInput`, one per target type (`TagRelationInput`
+//!   for `tags`): the shorthand (a documentId or row id, a list, `null`), the longhand
+//!   `<Target>RelationRef` (`{documentId, locale, status, position: {before|after|start|
+//!   end}}`) and `{connect, disconnect, set}`. JSON Schema cannot tell one type's
+//!   documentIds from another's, so the shapes are alike; the names and descriptions say
+//!   which target, and a generated client gets one type per target.
 //! * Answers: 201 (create) and 200 (update) with the entry schema of reads, shaped by
-//!   `fields` and `populate`; 204 with no body (delete); the error body for 400, 401, 403,
-//!   413, 503 (431 has no body), and 404 for the update of a collection type's document
-//!   (a delete of a missing document is a 204). 405 (another method) is not listed, as
-//!   for reads.
+//!   `fields` and `populate`; 204 with no body (delete); the error body for 400
+//!   (`WriteError`: `details.errors[]` of `{path, message, name, value}`, or `{key, path,
+//!   source}` for an `Invalid key`), 401, 403, 413, 503 (431 has no body), and 404 for the
+//!   update of a collection type's document (a delete of a missing document is a 204).
+//!   405 is not listed: a documented operation is routed, so it never answers 405 (another
+//!   method on its path does, and has no operation to list it under).
 //!   A create's answer links to the read, update and delete of the new document.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
@@ -246,7 +262,7 @@ fn scalar_input(attr: &Attribute, s: &ScalarType) -> Value {
             json!({ "enum": allowed })
         }
         ScalarType::Uid { .. } => {
-            json!({ "type": ["string", "null"], "pattern": "^[A-Za-z0-9\\-_.~]*$" })
+            json!({ "type": ["string", "null"], "pattern": ScalarType::UID_JSON_SCHEMA_PATTERN })
         }
         ScalarType::Email => json!({ "type": ["string", "null"],
             "description": "an email address (or the empty string)" }),
@@ -296,17 +312,93 @@ fn scalar_input(attr: &Attribute, s: &ScalarType) -> Value {
     out
 }
 
+/// The names of the per-target relation schemas of writes: for each content type that a
+/// written attribute relates to, `<Target>RelationInput` and `<Target>RelationRef` (with a
+/// number added when a schema of the model already has that name).
+struct RelationNames(BTreeMap<SchemaId, (String, String)>);
+
+impl RelationNames {
+    fn new(model: &Model) -> Self {
+        let mut taken: BTreeSet<String> = [
+            "Error",
+            "WriteError",
+            "FieldError",
+            "Count",
+            "MediaRef",
+            "PaginationMeta",
+            "ErrorBody",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
+        for s in model.schemas() {
+            let name = schema_name(s);
+            for suffix in ["", "Input", "CreateInput", "UpdateInput"] {
+                taken.insert(format!("{name}{suffix}"));
+            }
+        }
+        let mut names = BTreeMap::new();
+        for s in model.schemas().iter().filter(|s| written(s)) {
+            for a in &s.attributes {
+                let AttributeKind::Relation(rel) = &a.kind else {
+                    continue;
+                };
+                let Some(target) = rel.target else { continue };
+                if names.contains_key(&target) {
+                    continue;
+                }
+                let base = schema_name(model.schema(target));
+                let mut n = 1;
+                let pick = loop {
+                    let suffix = if n == 1 { String::new() } else { n.to_string() };
+                    let input = format!("{base}RelationInput{suffix}");
+                    let entry = format!("{base}RelationRef{suffix}");
+                    if !taken.contains(&input) && !taken.contains(&entry) {
+                        break (input, entry);
+                    }
+                    n += 1;
+                };
+                taken.insert(pick.0.clone());
+                taken.insert(pick.1.clone());
+                names.insert(target, pick);
+            }
+        }
+        RelationNames(names)
+    }
+
+    /// `<Target>RelationInput` of `target`.
+    fn input(&self, target: SchemaId) -> Option<&str> {
+        self.0.get(&target).map(|(input, _)| input.as_str())
+    }
+}
+
+/// Whether a schema has input schemas: components, and the content types with write routes.
+fn written(s: &Schema) -> bool {
+    s.kind == SchemaKind::Component || s.origin != Origin::BuiltIn
+}
+
+/// Which `data` an input schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Data {
+    /// A collection type's `POST`: the required attributes are required.
+    Create,
+    /// A `PUT` (and a draft's `POST`): every attribute optional.
+    Update,
+    /// A component instance inside either.
+    Component,
+}
+
 /// The body's value for one attribute of a write (`None`: the attribute cannot be
 /// written, and is refused as an unknown key).
-fn attribute_input(model: &Model, attr: &Attribute) -> Option<Value> {
+fn attribute_input(model: &Model, relations: &RelationNames, attr: &Attribute) -> Option<Value> {
     let input_ref = |id: SchemaId| json!({ "$ref": format!("{COMPONENTS}{}Input", schema_name(model.schema(id))) });
     let mut value = match &attr.kind {
         AttributeKind::Scalar(s) => scalar_input(attr, s),
         // A polymorphic relation has no target a caller could `find`: always refused.
         AttributeKind::Relation(rel) => {
-            let target = model.schema(rel.target?);
-            json!({ "$ref": format!("{COMPONENTS}RelationInput"),
-                    "description": format!("entries of {}", target.uid.as_str()) })
+            let target = rel.target?;
+            let name = relations.input(target)?;
+            json!({ "$ref": format!("{COMPONENTS}{name}") })
         }
         AttributeKind::Media(m) if m.multiple => json!({ "anyOf": [
             { "type": "null" },
@@ -355,10 +447,13 @@ fn attribute_input(model: &Model, attr: &Attribute) -> Option<Value> {
 }
 
 /// The `data` of a write of `schema` (a content type), or one instance of a component
-/// inside it: every writable attribute, and nothing else (`Invalid key`).
-fn input_schema(model: &Model, schema: &Schema) -> Value {
+/// inside it: every writable attribute, and nothing else (`Invalid key`). A create lists
+/// as `required` what the server requires of a published create: the required scalars
+/// without a default (a draft, `?status=draft`, may leave them out).
+fn input_schema(model: &Model, relations: &RelationNames, schema: &Schema, data: Data) -> Value {
     let mut props = Map::new();
-    let component = schema.kind == SchemaKind::Component;
+    let mut required = Vec::new();
+    let component = data == Data::Component;
     if component {
         props.insert(
             "id".into(),
@@ -370,7 +465,14 @@ fn input_schema(model: &Model, schema: &Schema) -> Value {
         );
     }
     for attr in &schema.attributes {
-        if let Some(v) = attribute_input(model, attr) {
+        if let Some(v) = attribute_input(model, relations, attr) {
+            if data == Data::Create
+                && attr.required
+                && attr.default.is_none()
+                && matches!(attr.kind, AttributeKind::Scalar(_))
+            {
+                required.push(json!(attr.name));
+            }
             props.insert(attr.name.clone(), v);
         }
     }
@@ -384,37 +486,110 @@ fn input_schema(model: &Model, schema: &Schema) -> Value {
             json!({ "description": "accepted and ignored (`?locale` decides)" }),
         );
     }
+    let title = match data {
+        Data::Create => format!("{} (create)", schema.display_name),
+        Data::Update => format!("{} (update)", schema.display_name),
+        Data::Component => format!("{} (input)", schema.display_name),
+    };
+    let description = match data {
+        Data::Create => format!(
+            "`data` of a create of {}: the required attributes are required (a draft, `?status=draft`, may leave them out)",
+            schema.uid.as_str()
+        ),
+        Data::Update => format!(
+            "`data` of an update of {}: an absent attribute is kept, `null` clears",
+            schema.uid.as_str()
+        ),
+        Data::Component => format!("component {}", schema.uid.as_str()),
+    };
     let mut out = json!({
         "type": "object",
-        "title": format!("{} (input)", schema.display_name),
+        "title": title,
+        "description": description,
         "properties": props,
         "additionalProperties": false,
     });
     if let Some(o) = out.as_object_mut()
-        && component
+        && !required.is_empty()
     {
-        o.insert(
-            "description".into(),
-            json!(format!("component {}", schema.uid.as_str())),
-        );
+        o.insert("required".into(), Value::Array(required));
     }
     out
 }
 
-/// The shared shapes of relation and media values in a write's `data`.
-fn write_shapes(schemas: &mut Map<String, Value>) {
-    let key = json!({ "anyOf": [
-        { "type": "string", "description": "a documentId" },
-        { "type": "integer", "description": "a row id" },
-    ]});
+/// The shapes of relation values (one pair per target) and media values in a write's
+/// `data`, and the error body of writes.
+fn write_shapes(schemas: &mut Map<String, Value>, model: &Model, relations: &RelationNames) {
+    for (target, (input, entry)) in &relations.0 {
+        let uid = model.schema(*target).uid.as_str();
+        let (ref_schema, input_schema) = relation_shapes(uid, entry);
+        schemas.insert(entry.clone(), ref_schema);
+        schemas.insert(input.clone(), input_schema);
+    }
     schemas.insert(
-        "RelationRef".into(),
+        "MediaRef".into(),
         json!({ "anyOf": [
+            { "type": "integer", "description": "a file's id" },
+            { "type": "string", "description": "a file's id as text, or its documentId" },
+            { "type": "object", "properties": {
+                "id": { "type": "integer" }, "documentId": { "type": "string" } } },
+        ], "description": "an existing file of the media library" }),
+    );
+    // Strapi's error body as writes send it: `details.errors[]` for the attributes' rules,
+    // `{key, path, source}` for an `Invalid key`, none for koa-body's `SyntaxError` and
+    // the 413.
+    schemas.insert(
+        "FieldError".into(),
+        json!({ "type": "object", "required": ["path", "message", "name"],
+            "description": "one failed rule of an attribute",
+            "properties": {
+                "path": { "type": "array", "items": { "type": "string" },
+                          "description": "the attribute's path, `[\"seo\", \"social\", \"0\", \"network\"]`" },
+                "message": { "type": "string" },
+                "name": { "const": "ValidationError" },
+                "value": { "description": "the value as given, when Strapi shows it" },
+            }}),
+    );
+    schemas.insert(
+        "WriteError".into(),
+        json!({ "type": "object", "required": ["data", "error"], "properties": {
+            "data": { "type": "null" },
+            "error": { "type": "object", "required": ["status", "name", "message"], "properties": {
+                "status": { "type": "integer" },
+                "name": { "type": "string",
+                          "description": "ValidationError, ApplicationError, SyntaxError, PayloadTooLargeError, …" },
+                "message": { "type": "string",
+                             "description": "the first failure's message, or `<n> errors occurred`" },
+                "details": { "type": "object", "properties": {
+                    "errors": { "type": "array", "items": { "$ref": format!("{COMPONENTS}FieldError") } },
+                    "key": { "type": "string", "description": "the refused key (`Invalid key`)" },
+                    "path": { "type": ["string", "null"], "description": "where the refused key is" },
+                    "source": { "type": "string", "description": "body or query" },
+                }},
+            }},
+        }}),
+    );
+}
+
+/// The schemas `<Target>RelationRef` (`entry`) and `<Target>RelationInput` of the relations
+/// to the content type `uid`.
+fn relation_shapes(uid: &str, entry: &str) -> (Value, Value) {
+    let key = json!({ "anyOf": [
+        { "type": "string", "description": format!("a documentId of {uid}") },
+        { "type": "integer", "description": format!("a row id of {uid}") },
+    ]});
+    let entry_ref = json!({ "$ref": format!("{COMPONENTS}{entry}") });
+    let entries = json!({ "anyOf": [
+        { "type": "null" },
+        entry_ref.clone(),
+        { "type": "array", "items": entry_ref.clone() },
+    ]});
+    let reference = json!({ "anyOf": [
             key.clone(),
             { "type": "object", "additionalProperties": false,
               "anyOf": [{ "required": ["documentId"] }, { "required": ["id"] }],
               "properties": {
-                "documentId": { "type": "string" },
+                "documentId": { "type": "string", "description": format!("a documentId of {uid}") },
                 "id": { "type": "integer" },
                 "locale": { "type": ["string", "null"] },
                 "status": { "type": ["string", "null"], "description": "draft or published" },
@@ -425,36 +600,19 @@ fn write_shapes(schemas: &mut Map<String, Value>) {
                     "end": { "type": "boolean" },
                 }},
               }},
-        ], "description": "an entry: its documentId, its row id, or {documentId, locale, status, position}" }),
-    );
-    let entries = json!({ "anyOf": [
+        ], "description": format!("an entry of {uid}: its documentId, its row id, or {{documentId, locale, status, position}}") });
+    let input = json!({ "anyOf": [
         { "type": "null" },
-        { "$ref": format!("{COMPONENTS}RelationRef") },
-        { "type": "array", "items": { "$ref": format!("{COMPONENTS}RelationRef") } },
-    ]});
-    schemas.insert(
-        "RelationInput".into(),
-        json!({ "anyOf": [
-            { "type": "null" },
-            { "$ref": format!("{COMPONENTS}RelationRef") },
-            { "type": "array", "items": { "$ref": format!("{COMPONENTS}RelationRef") } },
-            { "type": "object", "additionalProperties": false, "properties": {
-                "connect": entries.clone(),
-                "disconnect": entries.clone(),
-                "set": entries,
-                "options": { "type": "object", "properties": { "strict": { "type": "boolean" } } },
-            }},
-        ], "description": "the whole list (an entry, a list, null clears), or {connect, disconnect, set}; `set` wins over `connect`" }),
-    );
-    schemas.insert(
-        "MediaRef".into(),
-        json!({ "anyOf": [
-            { "type": "integer", "description": "a file's id" },
-            { "type": "string", "description": "a file's id as text, or its documentId" },
-            { "type": "object", "properties": {
-                "id": { "type": "integer" }, "documentId": { "type": "string" } } },
-        ], "description": "an existing file of the media library" }),
-    );
+        entry_ref.clone(),
+        { "type": "array", "items": entry_ref },
+        { "type": "object", "additionalProperties": false, "properties": {
+            "connect": entries.clone(),
+            "disconnect": entries.clone(),
+            "set": entries,
+            "options": { "type": "object", "properties": { "strict": { "type": "boolean" } } },
+        }},
+    ], "description": format!("entries of {uid}: the whole list (an entry, a list, null clears), or {{connect, disconnect, set}}; `set` wins over `connect`") });
+    (reference, input)
 }
 
 /// The query parameters, as Strapi clients send them.
@@ -707,8 +865,8 @@ fn write_operation(
     let mut errors = error_responses(codes);
     errors.insert(
         "400".into(),
-        json!({ "description": "ValidationError (`Invalid key`, a value that breaks a rule, a missing `data`, a bad query), ApplicationError, or SyntaxError (a body that is no JSON)",
-                "content": { "application/json": { "schema": { "$ref": format!("{COMPONENTS}Error") } } } }),
+        json!({ "description": "ValidationError (`Invalid key` with `details.key`; values that break the attributes' rules with `details.errors[]` of `{path, message, name, value}`; a missing `data`; a bad query), ApplicationError, or SyntaxError (a body that is no JSON)",
+                "content": { "application/json": { "schema": { "$ref": format!("{COMPONENTS}WriteError") } } } }),
     );
     responses.extend(errors);
     let mut op = json!({
@@ -721,8 +879,13 @@ fn write_operation(
     if write != Write::Delete
         && let Some(o) = op.as_object_mut()
     {
+        let input = if write == Write::Create {
+            "CreateInput"
+        } else {
+            "UpdateInput"
+        };
         let body = json!({ "type": "object", "required": ["data"], "properties": {
-            "data": { "$ref": format!("{COMPONENTS}{name}Input") } } });
+            "data": { "$ref": format!("{COMPONENTS}{name}{input}") } } });
         o.insert(
             "requestBody".into(),
             json!({ "required": true,
@@ -738,14 +901,28 @@ pub fn document(model: &Model, prefix: &str) -> Value {
     let prefix = prefix.trim_end_matches('/');
     let mut paths = Map::new();
     let mut schemas = Map::new();
+    let relations = RelationNames::new(model);
     for s in model.schemas() {
-        schemas.insert(schema_name(s), entry_schema(model, s));
-        // What a write takes: the content types with write routes, and the components.
-        if s.origin != Origin::BuiltIn || s.kind == SchemaKind::Component {
-            schemas.insert(format!("{}Input", schema_name(s)), input_schema(model, s));
+        let name = schema_name(s);
+        schemas.insert(name.clone(), entry_schema(model, s));
+        // What a write takes: the content types with write routes (a single type is only
+        // updated: its `PUT` creates it), and the components.
+        let inputs: &[(&str, Data)] = match s.kind {
+            _ if !written(s) => &[],
+            SchemaKind::Component => &[("Input", Data::Component)],
+            SchemaKind::SingleType => &[("UpdateInput", Data::Update)],
+            SchemaKind::CollectionType => {
+                &[("CreateInput", Data::Create), ("UpdateInput", Data::Update)]
+            }
+        };
+        for (suffix, data) in inputs {
+            schemas.insert(
+                format!("{name}{suffix}"),
+                input_schema(model, &relations, s, *data),
+            );
         }
     }
-    write_shapes(&mut schemas);
+    write_shapes(&mut schemas, model, &relations);
     for s in model.content_types() {
         let name = schema_name(s);
         let document_id = json!({ "name": "documentId", "in": "path", "required": true,
