@@ -224,11 +224,60 @@ impl<T> Serialize for RelationPosition<T> {
     }
 }
 
-/// One entry of `connect`: `{"documentId", "locale"?, "position"?}`.
-struct Connection<T> {
+/// One entry of `connect`, Strapi's longhand: `{"documentId", "locale"?, "status"?,
+/// "position"?}`, for [`RelationInput::connect_entry`].
+///
+/// ```
+/// # use strata_runtime::typed::{Connection, DocumentId, RelationPosition};
+/// # use strata_runtime::query::Status;
+/// # struct Tag;
+/// let rust = DocumentId::<Tag>::new("tag000000000000000000003");
+/// let entry = Connection::new(DocumentId::<Tag>::new("tag000000000000000000001"))
+///     .locale("fr")
+///     .status(Status::Published)
+///     .at(RelationPosition::after(&rust));
+/// assert_eq!(
+///     serde_json::to_value(&entry).unwrap(),
+///     serde_json::json!({"documentId": "tag000000000000000000001", "locale": "fr",
+///                        "status": "published", "position": {"after": "tag000000000000000000003"}})
+/// );
+/// ```
+pub struct Connection<T> {
     id: DocumentId<T>,
     locale: Option<String>,
+    status: Option<Status>,
     position: Option<RelationPosition<T>>,
+}
+
+impl<T> Connection<T> {
+    /// The entry `id`, in the written entry's locale and status, at the end.
+    pub fn new(id: impl TargetId<T>) -> Self {
+        Connection {
+            id: id.into_document_id(),
+            locale: None,
+            status: None,
+            position: None,
+        }
+    }
+
+    /// The version in `locale` (for a localized target whose locale differs from the
+    /// written entry's).
+    pub fn locale(mut self, locale: impl Into<String>) -> Self {
+        self.locale = Some(locale.into());
+        self
+    }
+
+    /// The draft or the published version of a draft-and-publish target.
+    pub fn status(mut self, status: Status) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// At `position` in the relation's order.
+    pub fn at(mut self, position: RelationPosition<T>) -> Self {
+        self.position = Some(position);
+        self
+    }
 }
 
 impl<T> Clone for Connection<T> {
@@ -236,6 +285,7 @@ impl<T> Clone for Connection<T> {
         Connection {
             id: self.id.clone(),
             locale: self.locale.clone(),
+            status: self.status,
             position: self.position.clone(),
         }
     }
@@ -247,6 +297,13 @@ impl<T> Serialize for Connection<T> {
         map.serialize_entry("documentId", &self.id)?;
         if let Some(locale) = &self.locale {
             map.serialize_entry("locale", locale)?;
+        }
+        if let Some(status) = self.status {
+            let status = match status {
+                Status::Draft => "draft",
+                Status::Published => "published",
+            };
+            map.serialize_entry("status", status)?;
         }
         if let Some(position) = &self.position {
             map.serialize_entry("position", position)?;
@@ -341,30 +398,24 @@ impl<T> RelationInput<T> {
 
     /// Adds the entry `id` (at the end of an ordered relation).
     pub fn connect(self, id: impl TargetId<T>) -> Self {
-        self.connection(Connection {
-            id: id.into_document_id(),
-            locale: None,
-            position: None,
-        })
+        self.connect_entry(Connection::new(id))
     }
 
     /// Adds the entry `id` at `position`.
     pub fn connect_at(self, id: impl TargetId<T>, position: RelationPosition<T>) -> Self {
-        self.connection(Connection {
-            id: id.into_document_id(),
-            locale: None,
-            position: Some(position),
-        })
+        self.connect_entry(Connection::new(id).at(position))
     }
 
     /// Adds the version of the entry `id` in `locale` (for a localized target whose
     /// locale differs from the written entry's).
     pub fn connect_in_locale(self, id: impl TargetId<T>, locale: impl Into<String>) -> Self {
-        self.connection(Connection {
-            id: id.into_document_id(),
-            locale: Some(locale.into()),
-            position: None,
-        })
+        self.connect_entry(Connection::new(id).locale(locale))
+    }
+
+    /// Adds an entry given in Strapi's longhand: a locale, a status and a position, each
+    /// optional ([`Connection`]).
+    pub fn connect_entry(self, entry: Connection<T>) -> Self {
+        self.connection(entry)
     }
 
     /// Removes the entry `id`.
@@ -424,7 +475,8 @@ impl<T> Clone for RelationInput<T> {
 
 impl<T> PartialEq for Connection<T> {
     fn eq(&self, other: &Self) -> bool {
-        (&self.id, &self.locale, &self.position) == (&other.id, &other.locale, &other.position)
+        (&self.id, &self.locale, self.status, &self.position)
+            == (&other.id, &other.locale, other.status, &other.position)
     }
 }
 

@@ -134,8 +134,8 @@ use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 pub use input::{
-    CreateInput, DocumentId, FieldError, Patch, RelationInput, RelationPosition, TargetId,
-    UpdateInput, ValidationError, WriteOptions,
+    Connection, CreateInput, DocumentId, FieldError, Patch, RelationInput, RelationPosition,
+    TargetId, UpdateInput, ValidationError, WriteOptions,
 };
 pub use response::{
     ErrorBody, ErrorResponse, ListMeta, ListResponse, OffsetPagination, PagePagination,
