@@ -356,6 +356,7 @@ fn create_inputs_serialize_to_the_data_strapi_takes() {
             .into(),
             ArticleBlocksInput::SharedSlider(SharedSliderInput {
                 files: Some(vec![4]),
+                ..SharedSliderInput::new()
             }),
         ]),
         ..ArticleCreateInput::new()

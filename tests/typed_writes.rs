@@ -65,6 +65,7 @@ fn draft_input(title: &str) -> ArticleCreateInput {
         blocks: Some(vec![
             SharedRichTextInput {
                 body: Some("**bold**".into()),
+                ..SharedRichTextInput::new()
             }
             .into(),
             ArticleBlocksInput::SharedQuote(SharedQuoteInput {
@@ -455,5 +456,51 @@ async fn the_client_answers_validation_errors_with_their_paths() {
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(404), "{err:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_store_updates_a_component_in_place_by_its_id() {
+    let (dir, store) = store("typed-writes-component-id");
+    let created = store
+        .create(&draft_input("Component in place"), &WriteOptions::draft())
+        .unwrap();
+    let id = DocumentId::<Article>::new(created.document_id.clone());
+    let seo_of = |store: &Store| {
+        let entry = store
+            .find_one(id.as_str(), &populated(Status::Draft))
+            .unwrap()
+            .unwrap();
+        match entry.seo {
+            Field::Set(seo) => seo,
+            other => panic!("seo not populated: {other:?}"),
+        }
+    };
+    let before = seo_of(&store);
+    // With its id, the component the draft holds is updated where it is.
+    let update = ArticleUpdateInput {
+        seo: Patch::Set(SharedSeoInput {
+            id: Some(before.id),
+            meta_title: Some("Updated in place".into()),
+            ..SharedSeoInput::new()
+        }),
+        ..ArticleUpdateInput::default()
+    };
+    store.update(&id, &update, &WriteOptions::draft()).unwrap();
+    let kept = seo_of(&store);
+    assert_eq!(kept.id, before.id);
+    assert_eq!(text(&kept.meta_title), Some("Updated in place"));
+    // Without one, a new component replaces it.
+    let update = ArticleUpdateInput {
+        seo: Patch::Set(SharedSeoInput {
+            meta_title: Some("Replaced".into()),
+            ..SharedSeoInput::new()
+        }),
+        ..ArticleUpdateInput::default()
+    };
+    store.update(&id, &update, &WriteOptions::draft()).unwrap();
+    let replaced = seo_of(&store);
+    assert_ne!(replaced.id, before.id);
+    assert_eq!(text(&replaced.meta_title), Some("Replaced"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1743,6 +1743,9 @@ pub struct SharedFaqItem {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedFaqItemInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `question`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub question: ::std::option::Option<::std::string::String>,
@@ -1787,6 +1790,9 @@ pub struct SharedMedia {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedMediaInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `file`: media, the id of one file.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub file: ::std::option::Option<i64>,
@@ -1841,6 +1847,9 @@ pub struct SharedQuote {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedQuoteInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -1892,6 +1901,9 @@ pub struct SharedRichText {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedRichTextInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `body`: richtext.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub body: ::std::option::Option<::std::string::String>,
@@ -1962,6 +1974,9 @@ pub struct SharedSeo {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSeoInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `metaTitle`: string.
     #[serde(
         rename = "metaTitle",
@@ -2025,6 +2040,9 @@ pub struct SharedSlider {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSliderInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `files`: media, the ids of several files.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub files: ::std::option::Option<::std::vec::Vec<i64>>,
@@ -2121,6 +2139,9 @@ impl SharedSocialLinkNetwork {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSocialLinkInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `network`: enumeration.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub network: ::std::option::Option<SharedSocialLinkNetwork>,

@@ -2494,6 +2494,9 @@ impl EverythingKindSize {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct EverythingKindInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `size`: enumeration.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub size: ::std::option::Option<EverythingKindSize>,
@@ -2543,6 +2546,9 @@ pub struct NestedLevelOne {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct NestedLevelOneInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -2622,6 +2628,9 @@ pub struct NestedLevelThree {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct NestedLevelThreeInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `note`: richtext.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub note: ::std::option::Option<::std::string::String>,
@@ -2683,6 +2692,9 @@ pub struct NestedLevelTwo {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct NestedLevelTwoInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `depth`: integer.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub depth: ::std::option::Option<i64>,
@@ -2727,6 +2739,9 @@ pub struct NodePath2 {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct NodePath2Input {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `segments`: json.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub segments: ::std::option::Option<::strata::typed::Json>,
@@ -2823,6 +2838,9 @@ impl SharedPairType {
 #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedPairInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `key`: string, required.
     pub key: ::std::string::String,
     /// `value`: text.
@@ -2837,6 +2855,7 @@ impl SharedPairInput {
     /// An input with the required attributes (`key`) and every other one left out (Strapi applies its defaults).
     pub fn new(key: ::std::string::String) -> Self {
         Self {
+            id: ::std::option::Option::None,
             key,
             value: ::std::option::Option::None,
             r#type: ::std::option::Option::None,

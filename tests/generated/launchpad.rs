@@ -4727,6 +4727,9 @@ impl CardsGlobeCardSpan {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct CardsGlobeCardInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -4842,6 +4845,9 @@ impl CardsGraphCardSpan {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct CardsGraphCardInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -4958,6 +4964,9 @@ impl CardsRayCardSpan {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct CardsRayCardInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -5083,6 +5092,9 @@ impl CardsSocialMediaCardSpan {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct CardsSocialMediaCardInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `Title`: string.
     #[serde(rename = "Title", skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -5153,6 +5165,9 @@ pub struct DynamicZoneBrands {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneBrandsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5216,6 +5231,9 @@ pub struct DynamicZoneCta {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneCtaInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5280,6 +5298,9 @@ pub struct DynamicZoneFaq {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneFaqInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5355,6 +5376,9 @@ pub struct DynamicZoneFeatures {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneFeaturesInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5438,6 +5462,9 @@ pub struct DynamicZoneFormNextToSection {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneFormNextToSectionInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5509,6 +5536,9 @@ pub struct DynamicZoneHero {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneHeroInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5568,6 +5598,9 @@ pub struct DynamicZoneHowItWorks {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneHowItWorksInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5627,6 +5660,9 @@ pub struct DynamicZoneLaunches {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneLaunchesInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5691,6 +5727,9 @@ pub struct DynamicZonePricing {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZonePricingInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5755,6 +5794,9 @@ pub struct DynamicZoneRelatedArticles {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneRelatedArticlesInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5819,6 +5861,9 @@ pub struct DynamicZoneRelatedProducts {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneRelatedProductsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5883,6 +5928,9 @@ pub struct DynamicZoneTestimonials {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct DynamicZoneTestimonialsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -5977,6 +6025,9 @@ pub struct GlobalFooter {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct GlobalFooterInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `logo`: oneToOne relation to `api::logo.logo`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub logo: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
@@ -6066,6 +6117,9 @@ pub struct GlobalNavbar {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct GlobalNavbarInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `logo`: oneToOne relation to `api::logo.logo`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub logo: ::std::option::Option<::strata::typed::RelationInput<Logo>>,
@@ -6121,6 +6175,9 @@ pub struct ItemsGraphCardTopItems {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct ItemsGraphCardTopItemsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `number`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub number: ::std::option::Option<::std::string::String>,
@@ -6301,6 +6358,9 @@ impl ItemsInputType {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct ItemsInputInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `type`: enumeration.
     #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
     pub r#type: ::std::option::Option<ItemsInputType>,
@@ -6360,6 +6420,9 @@ pub struct ItemsLeftNavbarItems {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct ItemsLeftNavbarItemsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `name`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
@@ -6416,6 +6479,9 @@ pub struct ItemsRayItems {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct ItemsRayItemsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `item_1`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub item_1: ::std::option::Option<::std::string::String>,
@@ -6578,6 +6644,9 @@ impl SharedButtonVariant {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedButtonInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `text`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub text: ::std::option::Option<::std::string::String>,
@@ -6628,6 +6697,9 @@ pub struct SharedForm {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedFormInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `inputs`: repeatable component `items.input`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub inputs: ::std::option::Option<::std::vec::Vec<ItemsInputInput>>,
@@ -6681,6 +6753,9 @@ pub struct SharedLaunches {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedLaunchesInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `mission_number`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub mission_number: ::std::option::Option<::std::string::String>,
@@ -6787,6 +6862,9 @@ impl SharedLinkTarget {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedLinkInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `text`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub text: ::std::option::Option<::std::string::String>,
@@ -6834,6 +6912,9 @@ pub struct SharedPerks {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedPerksInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `text`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub text: ::std::option::Option<::std::string::String>,
@@ -6887,6 +6968,9 @@ pub struct SharedSection {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSectionInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `heading`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub heading: ::std::option::Option<::std::string::String>,
@@ -7001,6 +7085,9 @@ pub struct SharedSeo {
 #[derive(Debug, Clone, PartialEq, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSeoInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `metaTitle`: string, required.
     #[serde(rename = "metaTitle")]
     pub meta_title: ::std::string::String,
@@ -7049,6 +7136,7 @@ impl SharedSeoInput {
         meta_description: ::std::string::String,
     ) -> Self {
         Self {
+            id: ::std::option::Option::None,
             meta_title,
             meta_description,
             meta_image: ::std::option::Option::None,
@@ -7103,6 +7191,9 @@ pub struct SharedSocialMediaIconLinks {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedSocialMediaIconLinksInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `image`: media, the id of one file.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub image: ::std::option::Option<i64>,
@@ -7151,6 +7242,9 @@ pub struct SharedSteps {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedStepsInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `title`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
@@ -7207,6 +7301,9 @@ pub struct SharedUser {
 #[derive(Debug, Clone, PartialEq, Default, ::strata::serde::Serialize)]
 #[serde(crate = "::strata::serde")]
 pub struct SharedUserInput {
+    /// `id`: the id of a component the entry already holds, to update it in place (left out: a new component replaces the old).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
     /// `firstname`: string.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub firstname: ::std::option::Option<::std::string::String>,

@@ -9,6 +9,7 @@ use edge::*;
 
 fn main() {
     let _ = SharedPairInput {
+        id: None,
         value: Some("v".into()),
         r#type: None,
     };

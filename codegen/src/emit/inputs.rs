@@ -6,7 +6,8 @@
 //!   `Option`s left out when `None`) and `{Type}UpdateInput` (every field a `Patch`), with
 //!   `CreateInput`/`UpdateInput` naming the content type;
 //! * per component, `{Component}Input`, shaped like a create (a component is written
-//!   whole);
+//!   whole), plus an optional `id`: the id of a component the entry holds, which an
+//!   update then changes in place (Strapi's `updateComponents`) instead of replacing;
 //! * per dynamic zone, `{Owner}{Zone}Input`: an enum of the zone's components' inputs,
 //!   tagged by `__component`, with a `From` for each.
 //!
@@ -97,6 +98,21 @@ struct InputField {
     required: bool,
 }
 
+/// The `id` of a component input: given, the entry's component with that id is updated in
+/// place (Strapi's `updateComponents`) instead of replaced by a new one.
+fn component_id_field() -> InputField {
+    InputField {
+        key: "id".into(),
+        ident: ident("id"),
+        rename: None,
+        ty: quote!(i64),
+        doc: " `id`: the id of a component the entry already holds, to update it in place \
+              (left out: a new component replaces the old)."
+            .into(),
+        required: false,
+    }
+}
+
 impl Plan<'_> {
     /// The input types of a schema, after its read types.
     pub(super) fn emit_inputs(&self, s: &Schema, out: &mut Vec<TokenStream>) {
@@ -109,7 +125,10 @@ impl Plan<'_> {
                 " The component `{}` in a write (it is written whole).",
                 s.uid
             );
-            out.push(self.emit_create(&ident(name), &doc, &fields));
+            let with_id: Vec<InputField> = std::iter::once(component_id_field())
+                .chain(self.input_fields(s))
+                .collect();
+            out.push(self.emit_create(&ident(name), &doc, &with_id));
         }
         if let Some((create, update)) = self.input_names.documents.get(&s.id) {
             let route = if s.kind == SchemaKind::SingleType {

@@ -10,7 +10,8 @@
 //! * `ArticleUpdateInput`: the `data` of `PUT /api/articles/:documentId`, every field a
 //!   [`Patch`]: [`Patch::Keep`] (left out), [`Patch::Clear`] (`null`), [`Patch::Set`];
 //! * `SharedSeoInput` per component (a component is written whole, so it has one input
-//!   type, shaped like a create), and `ArticleBlocksInput` per dynamic zone: an enum of
+//!   type, shaped like a create, with an optional `id` that updates the entry's component
+//!   of that id in place), and `ArticleBlocksInput` per dynamic zone: an enum of
 //!   exactly the zone's components, tagged by `__component`.
 //!
 //! Relations are a [`RelationInput<Target>`] built from [`DocumentId<Target>`]s, so a relation
