@@ -37,27 +37,6 @@ fn served_writable() -> (std::net::SocketAddr, Value) {
     (addr, serde_json::from_slice(&body).unwrap())
 }
 
-/// `POST target` with a JSON body; (status, body as JSON).
-fn post_json(addr: std::net::SocketAddr, target: &str, body: &str) -> (u16, Value) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    let head = format!(
-        "POST {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&raw[..split])
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    (status, serde_json::from_slice(&raw[split + 4..]).unwrap())
-}
-
 #[test]
 fn the_document_describes_the_routes_and_shapes() {
     let (addr, doc) = served();
@@ -338,8 +317,9 @@ fn the_document_describes_the_routes_and_shapes() {
     // ... and the server answers in it.
     let (_, db) = common::blog_db_copy("openapi-error-shape");
     let writable = common::serve_with_every_grant(&format!("sqlite://{}", db.display()), 1);
-    let (status, body) = post_json(
+    let (status, body) = common::send_json(
         writable,
+        "POST",
         "/api/articles",
         r#"{"data":{"views":"many","kind":"nonsense"}}"#,
     );

@@ -12,36 +12,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::net::SocketAddr;
 
 use serde_json::Value;
 
 const WRITERS: usize = 16;
-
-fn send(addr: SocketAddr, method: &str, target: &str, body: &str) -> (u16, Value) {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
-        .unwrap();
-    let head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&raw[..split])
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&raw[split + 4..]).unwrap_or_default(),
-    )
-}
 
 fn get(addr: SocketAddr, target: &str) -> Value {
     let (status, _, body) = common::http_get(addr, target, &[]);
@@ -75,7 +50,7 @@ fn at_once(n: usize, request: impl Fn(usize) -> (u16, Value) + Sync) -> Vec<(u16
 fn unique_values_hold(addr: SocketAddr) {
     let answers = at_once(WRITERS, |i| {
         let body = format!(r#"{{"data":{{"title":"race {i}","slug":"the-same-slug"}}}}"#);
-        send(addr, "POST", "/api/articles", &body)
+        common::send_json(addr, "POST", "/api/articles", &body)
     });
     let created = answers.iter().filter(|(s, _)| *s == 201).count();
     let refused: Vec<_> = answers.iter().filter(|(s, _)| *s == 400).collect();
@@ -103,7 +78,7 @@ fn one_document_stays_whole(addr: SocketAddr) {
             r#"["tag000000000000000000003"]"#
         };
         let body = format!(r#"{{"data":{{"views":{i},"tags":{tags}}}}}"#);
-        send(addr, "PUT", doc, &body)
+        common::send_json(addr, "PUT", doc, &body)
     });
     assert!(answers.iter().all(|(s, _)| *s == 200), "{answers:?}");
     let fields =
@@ -198,7 +173,7 @@ fn reads_see_a_write_at_once(addr: SocketAddr) {
         let (status, _, _) = common::http_get(addr, target, &[("If-None-Match", &etag)]);
         assert_eq!(status, 304);
     }
-    let (status, _) = send(
+    let (status, _) = common::send_json(
         addr,
         "POST",
         "/api/tags",

@@ -248,6 +248,39 @@ pub fn http_get(
     http_request(addr, "GET", target, headers)
 }
 
+/// `METHOD target` with a JSON body over one connection (read timeout 60 s); the status
+/// and the body as JSON (`Null` when it is empty or no JSON, as a 204's).
+#[allow(dead_code)]
+pub fn send_json(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    body: &str,
+) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[..split])
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&raw[split + 4..]).unwrap_or_default(),
+    )
+}
+
 /// [`http_get`] with another method.
 pub fn http_request(
     addr: std::net::SocketAddr,
