@@ -250,7 +250,6 @@ pub fn http_get(
 
 /// `METHOD target` with a JSON body over one connection (read timeout 60 s); the status
 /// and the body as JSON (`Null` when it is empty or no JSON, as a 204's).
-#[allow(dead_code)]
 pub fn send_json(
     addr: std::net::SocketAddr,
     method: &str,
