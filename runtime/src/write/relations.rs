@@ -788,7 +788,8 @@ impl Links<'_, '_, '_> {
 
     /// `UPDATE lnk SET <column> = b.src_order FROM (SELECT id, ROW_NUMBER() OVER
     /// (PARTITION BY <partition> ORDER BY <column>) AS src_order FROM lnk WHERE
-    /// <partition> IN (…)) AS b WHERE b.id = lnk.id` (MySQL: the same as a join).
+    /// <partition> IN (…)) AS b WHERE b.id = lnk.id AND (lnk.<column> <> b.src_order OR
+    /// lnk.<column> IS NULL)` (MySQL: the same as a join).
     fn renumber(&self, column: &str, partition: &str, ids: &[i64]) -> Result<(), WriteError> {
         let up = renumber_statement(&self.side.table.table, column, partition, ids);
         self.rows.w.execute(Change::Update(&up))?;
@@ -884,7 +885,15 @@ fn renumber_statement(table: &str, column: &str, partition: &str, ids: &[i64]) -
             Box::new(numbered),
             alias("b").into_iden(),
         ))
-        .and_where(Expr::col((alias("b"), alias("id"))).equals((alias(table), alias("id"))));
+        .and_where(Expr::col((alias("b"), alias("id"))).equals((alias(table), alias("id"))))
+        // Only the rows whose number changes: the table ends as Strapi's, which writes
+        // every row of the partition again, without rewriting a row (and its index
+        // entries) to the value it holds. `src_order` is never NULL.
+        .and_where(
+            Expr::col((alias(table), alias(column)))
+                .ne(Expr::col((alias("b"), alias("src_order"))))
+                .or(Expr::col((alias(table), alias(column))).is_null()),
+        );
     up
 }
 
