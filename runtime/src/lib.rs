@@ -17,6 +17,8 @@ pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
+#[cfg(feature = "graphql")]
+pub mod graphql;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod query;

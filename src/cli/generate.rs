@@ -1,6 +1,7 @@
 //! `strata generate`: write the typed Rust module for a content model (the same code a
 //! `build.rs` gets from `strata_codegen::Builder`), for projects that commit generated
-//! code, or with `--lang typescript` the TypeScript types for front ends. With `--check`,
+//! code, with `--lang typescript` the TypeScript types for front ends, or with `--lang
+//! graphql` Strapi's GraphQL schema as SDL (for front-end code generators). With `--check`,
 //! nothing is written: the command fails when the file is stale.
 
 use std::io::Write;
@@ -23,7 +24,8 @@ pub struct GenerateArgs {
     /// would be generated (for CI).
     #[arg(long, requires = "out")]
     pub check: bool,
-    /// What to generate: `rust` (the typed module) or `typescript` (types for front ends).
+    /// What to generate: `rust` (the typed module), `typescript` (types for front ends) or
+    /// `graphql` (the GraphQL schema as SDL).
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
 }
@@ -35,6 +37,8 @@ pub enum Lang {
     Rust,
     /// TypeScript: interfaces and the response envelope.
     Typescript,
+    /// GraphQL: the schema Strapi's GraphQL plugin serves for the model, as SDL.
+    Graphql,
 }
 
 impl Lang {
@@ -43,20 +47,32 @@ impl Lang {
         match self {
             Lang::Rust => "rust",
             Lang::Typescript => "typescript",
+            Lang::Graphql => "graphql",
         }
     }
+}
+
+/// The SDL of the model's GraphQL schema.
+fn graphql_sdl(schemas: &std::path::Path) -> Result<String, String> {
+    let model = strata_runtime::schema::load(schemas).map_err(|e| e.to_string())?;
+    // Built first so that a model whose schema the library refuses is an error here too.
+    strata_runtime::graphql::schema(&model).map_err(|e| e.to_string())?;
+    Ok(strata_runtime::graphql::sdl(&model))
 }
 
 /// Runs `strata generate`.
 pub fn run(args: &GenerateArgs) -> ExitCode {
     let generated = match args.lang {
-        Lang::Rust => strata_codegen::generate_source(&args.schemas),
-        Lang::Typescript => strata_codegen::generate_typescript(&args.schemas),
+        Lang::Rust => strata_codegen::generate_source(&args.schemas).map_err(|e| e.to_string()),
+        Lang::Typescript => {
+            strata_codegen::generate_typescript(&args.schemas).map_err(|e| e.to_string())
+        }
+        Lang::Graphql => graphql_sdl(&args.schemas),
     };
     let source = match generated {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}", e.to_string().trim_end());
+            eprintln!("error: {}", e.trim_end());
             return ExitCode::FAILURE;
         }
     };

@@ -745,6 +745,39 @@ pub fn snake_case(input: &str) -> String {
     out
 }
 
+/// lodash's `camelCase`, exactly: the words of [`snake_case`], the first lower-cased,
+/// each other one capitalized (`i18n locale` → `i18NLocale`, `users-permissions` →
+/// `usersPermissions`). Strapi's GraphQL names are built from it.
+#[must_use]
+pub fn camel_case(input: &str) -> String {
+    let chars = deburr_without_apostrophes(input);
+    let words = if has_unicode_word(&chars) {
+        unicode_words(&chars)
+    } else {
+        ascii_words(&chars)
+    };
+    let mut out = String::with_capacity(input.len());
+    for (index, word) in words.iter().enumerate() {
+        let lower = word.iter().collect::<String>().to_lowercase();
+        if index == 0 {
+            out.push_str(&lower);
+        } else {
+            out.push_str(&upper_first(&lower));
+        }
+    }
+    out
+}
+
+/// lodash's `upperFirst`: the first character upper-cased, the rest kept.
+#[must_use]
+pub fn upper_first(input: &str) -> String {
+    let mut chars = input.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// lodash `deburr` followed by removing `'` and `’`.
 ///
 /// Latin-1 Supplement and Latin Extended-A letters become ASCII (`ß` → `ss`,
