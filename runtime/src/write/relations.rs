@@ -1367,7 +1367,9 @@ mod sql_tests {
             "UPDATE \"articles_tags_lnk\" SET \"article_ord\" = \"b\".\"src_order\" FROM (SELECT \"id\", \
              ROW_NUMBER() OVER ( PARTITION BY \"tag_id\" ORDER BY \"article_ord\" ASC ) AS \"src_order\" \
              FROM \"articles_tags_lnk\" WHERE \"tag_id\" IN (1, 2)) AS \"b\" \
-             WHERE \"b\".\"id\" = \"articles_tags_lnk\".\"id\""
+             WHERE \"b\".\"id\" = \"articles_tags_lnk\".\"id\" \
+             AND (\"articles_tags_lnk\".\"article_ord\" <> \"b\".\"src_order\" \
+             OR \"articles_tags_lnk\".\"article_ord\" IS NULL)"
         );
         let up = renumber_statement("articles_tags_lnk", "tag_ord", "article_id", &[7]);
         assert!(
@@ -1379,6 +1381,8 @@ mod sql_tests {
             "UPDATE `articles_tags_lnk` JOIN (SELECT `id`, ROW_NUMBER() OVER ( PARTITION BY \
              `article_id` ORDER BY `tag_ord` ASC ) AS `src_order` FROM `articles_tags_lnk` \
              WHERE `article_id` = 7) AS `b` ON `b`.`id` = `articles_tags_lnk`.`id` \
+             AND (`articles_tags_lnk`.`tag_ord` <> `b`.`src_order` \
+             OR `articles_tags_lnk`.`tag_ord` IS NULL) \
              SET `articles_tags_lnk`.`tag_ord` = `b`.`src_order`"
         );
     }
