@@ -13,6 +13,10 @@
 //! strict_params = false
 //! [api.documents]
 //! strict_params = false
+//! [api.graphql]                # Strapi's GraphQL read queries at /graphql (off by default)
+//! enabled = false
+//! default_limit = 25
+//! max_limit = 100
 //!
 //! [limits]
 //! max_query_length = 32768
@@ -119,6 +123,22 @@ pub struct Api {
     /// `[api.documents]`.
     #[serde(default)]
     pub documents: Documents,
+    /// `[api.graphql]`.
+    #[serde(default)]
+    pub graphql: Graphql,
+}
+
+/// `[api.graphql]`: Strapi's GraphQL read queries at `/graphql` (the plugin's
+/// `defaultLimit` and `maxLimit`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Graphql {
+    /// Serve `POST /graphql` and `GET /graphql` (false).
+    pub enabled: Option<bool>,
+    /// Entries of a list without `pagination` (25).
+    pub default_limit: Option<u64>,
+    /// Largest page size (100).
+    pub max_limit: Option<u64>,
 }
 
 /// `[api.rest]`.
@@ -354,6 +374,15 @@ impl Config {
                 Some(0) => None,
                 Some(ms) => Some(Duration::from_millis(ms)),
             },
+            graphql: strata_runtime::http::GraphqlConfig {
+                enabled: self.api.graphql.enabled.unwrap_or(d.graphql.enabled),
+                default_limit: self
+                    .api
+                    .graphql
+                    .default_limit
+                    .unwrap_or(d.graphql.default_limit),
+                max_limit: self.api.graphql.max_limit.unwrap_or(d.graphql.max_limit),
+            },
         }
     }
 
@@ -408,6 +437,18 @@ pub fn dotenv_secrets(text: &str) -> AuthSecrets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn graphql_is_off_unless_switched_on() {
+        let off: Config = toml::from_str("").unwrap();
+        assert!(!off.server_config().graphql.enabled);
+        let on: Config = toml::from_str("[api.graphql]\nenabled = true\nmax_limit = 50\n").unwrap();
+        let config = on.server_config();
+        assert!(config.graphql.enabled);
+        assert_eq!(config.graphql.max_limit, 50);
+        assert_eq!(config.graphql.default_limit, 25);
+        assert!(toml::from_str::<Config>("[api.graphql]\nenable = true\n").is_err());
+    }
 
     #[test]
     fn reads_a_strapi_dotenv() {

@@ -7,8 +7,8 @@
 //! Strapi prunes its schema; [`dynamic`] hands it to async-graphql. Names follow
 //! Strapi's rules ([`names`]), never a list of one model's names.
 //!
-//! Resolvers are not here yet: every field answers an error, and no route serves the
-//! schema. It gives its introspection ([`introspection_json`]) and SDL ([`sdl`], printed
+//! The read queries of the model's content types resolve over a [`Reader`] (the HTTP
+//! server's store, `http/graphql.rs`); mutations answer an error. It gives its introspection ([`introspection_json`]) and SDL ([`sdl`], printed
 //! from the same registry as graphql-js prints, and checked against async-graphql's).
 
 mod build;
@@ -19,11 +19,16 @@ mod plugins;
 mod sdl;
 pub mod view;
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 pub use async_graphql::dynamic::Schema;
+pub use dynamic::{
+    Catalog, NON_NULL_EXTENSION, PATH_EXTENSION, Populate, PopulateNode, ReadError, Reader,
+    RootField, RootKind, SharedReader,
+};
 
 use crate::schema::Model;
 
@@ -67,7 +72,101 @@ pub fn registry(model: &Model) -> ir::Registry {
 pub fn schema(model: &Model) -> Result<Schema, GraphqlError> {
     let reg = registry(model);
     let mutation = reg.types.contains_key("Mutation");
-    dynamic::build(&reg, mutation).map_err(|e| GraphqlError::Invalid(e.0))
+    let catalog = std::sync::Arc::new(catalog(model));
+    dynamic::build(&reg, mutation, &roots(model, &reg), &catalog)
+        .map_err(|e| GraphqlError::Invalid(e.0))
+}
+
+/// Per object type, the fields that load a relation, media, component or zone (what a
+/// selection turns into populate).
+pub fn catalog(model: &Model) -> Catalog {
+    let view = view::View::of(model);
+    let mut out = Catalog::new();
+    for ty in view.enabled() {
+        let mut fields = HashMap::new();
+        for attr in &ty.attrs {
+            // Strapi's order of `localizations` is its engine's plan (no `ORDER BY`); not
+            // loaded until it is pinned down, so the field resolves to an error.
+            if attr.name == "localizations" {
+                continue;
+            }
+            let (target, many, uid) = match &attr.shape {
+                view::AttrShape::Relation {
+                    target: Some(uid),
+                    to_many,
+                    morph: false,
+                } => (
+                    view.get(uid).map(|t| t.name.clone()),
+                    *to_many,
+                    Some(uid.clone()),
+                ),
+                view::AttrShape::Media { multiple } => (
+                    view.get("plugin::upload.file").map(|t| t.name.clone()),
+                    *multiple,
+                    // Media is loaded whatever the caller's upload grants, as REST does.
+                    None,
+                ),
+                view::AttrShape::Component { uid, .. } => {
+                    (view.get(uid).map(|t| t.name.clone()), false, None)
+                }
+                view::AttrShape::Zone(_) => (None, false, None),
+                _ => continue,
+            };
+            if target.is_none() && !matches!(attr.shape, view::AttrShape::Zone(_)) {
+                continue;
+            }
+            let loaded = dynamic::Loaded {
+                attr: attr.name.clone(),
+                uid,
+                target,
+            };
+            if many {
+                fields.insert(format!("{}_connection", attr.name), loaded.clone());
+            }
+            fields.insert(attr.name.clone(), loaded);
+        }
+        out.insert(ty.name.clone(), fields);
+    }
+    out
+}
+
+/// The root query fields that read entries, by field name: the read queries of the
+/// model's own (`api::`) content types that the pruned schema kept.
+pub fn roots(model: &Model, reg: &ir::Registry) -> HashMap<String, RootField> {
+    let view = view::View::of(model);
+    let mut out = HashMap::new();
+    let Some(ir::Kind::Object(query)) = reg.types.get("Query").map(|t| &t.kind) else {
+        return out;
+    };
+    let served = |name: &str| query.iter().any(|f| f.name == name);
+    for ty in view.enabled() {
+        if !ty.uid.starts_with("api::") || ty.crud.no_queries {
+            continue;
+        }
+        let one = names::lower_first(&ty.name);
+        let mut add = |name: String, kind: RootKind| {
+            if served(&name) {
+                out.insert(
+                    name,
+                    RootField {
+                        uid: ty.uid.clone(),
+                        kind,
+                    },
+                );
+            }
+        };
+        match ty.kind {
+            view::ViewKind::Single => add(one, RootKind::Single),
+            view::ViewKind::Collection => {
+                let many = names::lower_first(&ty.plural_name);
+                add(one, RootKind::One);
+                add(format!("{many}_connection"), RootKind::Connection);
+                add(many, RootKind::List);
+            }
+            view::ViewKind::Component => {}
+        }
+    }
+    out
 }
 
 /// The SDL of a model's schema, printed as graphql-js prints Strapi's (for front-end
@@ -104,8 +203,9 @@ pub fn introspection_json(schema: &Schema) -> Result<String, GraphqlError> {
     serde_json::to_string_pretty(&value).map_err(|e| GraphqlError::Introspection(e.to_string()))
 }
 
-/// Runs a future that never waits on I/O (introspection resolves synchronously).
-fn block_on<F: Future>(future: F) -> F::Output {
+/// Runs a future that never waits on I/O (introspection, and the resolvers, which read
+/// the store synchronously: call it from a blocking thread).
+pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     let mut cx = Context::from_waker(Waker::noop());
     loop {

@@ -21,6 +21,8 @@ pub mod docs;
 pub mod envelope;
 mod error;
 pub mod etag;
+#[cfg(feature = "graphql")]
+mod graphql;
 pub mod openapi;
 pub mod permissions;
 pub mod target;
@@ -80,6 +82,30 @@ pub struct ServerConfig {
     /// gives the thread back and is answered on a blocking thread instead (`None`: always
     /// on a blocking thread). See [`serve`].
     pub inline_budget: Option<Duration>,
+    /// `/graphql` (off by default; `[api.graphql]` in `strata.toml`).
+    pub graphql: GraphqlConfig,
+}
+
+/// `[api.graphql]`: whether `/graphql` is served, and its page sizes (the plugin's
+/// `defaultLimit` and `maxLimit`).
+#[derive(Debug, Clone)]
+pub struct GraphqlConfig {
+    /// Whether `POST /graphql` and `GET /graphql` are served (default false).
+    pub enabled: bool,
+    /// Entries of a list without `pagination` (25).
+    pub default_limit: u64,
+    /// Largest page size (100).
+    pub max_limit: u64,
+}
+
+impl Default for GraphqlConfig {
+    fn default() -> Self {
+        GraphqlConfig {
+            enabled: false,
+            default_limit: 25,
+            max_limit: 100,
+        }
+    }
 }
 
 impl Default for ServerConfig {
@@ -95,6 +121,7 @@ impl Default for ServerConfig {
             auth: crate::auth::AuthSecrets::default(),
             max_header_bytes: 16 * 1024,
             inline_budget: Some(Duration::from_millis(1)),
+            graphql: GraphqlConfig::default(),
         }
     }
 }
@@ -114,6 +141,9 @@ pub struct AppState {
     workers: Arc<tokio::sync::Semaphore>,
     /// The tags of conditional requests, by data generation (`etag.rs`).
     validators: etag::Validators,
+    /// The GraphQL schema, when `/graphql` is served.
+    #[cfg(feature = "graphql")]
+    graphql: Option<graphql::GraphqlState>,
 }
 
 fn users_query(config: &ServerConfig) -> QueryConfig {
@@ -144,7 +174,14 @@ impl AppState {
             config.query.operator_objects = query::OperatorObjects::JsonText;
         }
         let workers = Arc::new(tokio::sync::Semaphore::new(store.pool().size().max(1)));
+        #[cfg(feature = "graphql")]
+        let graphql = config
+            .graphql
+            .enabled
+            .then(|| graphql::GraphqlState::new(&store, &config));
         Arc::new(AppState {
+            #[cfg(feature = "graphql")]
+            graphql,
             store,
             users_query: users_query(&config),
             config,
@@ -194,6 +231,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     );
     if state.config.docs {
         app = app.merge(docs::routes());
+    }
+    #[cfg(feature = "graphql")]
+    if state.config.graphql.enabled {
+        app = app.route("/graphql", get(graphql::get).post(graphql::post));
     }
     for s in model.content_types() {
         match (s.kind, &s.origin) {
