@@ -25,11 +25,10 @@
 //!
 //! `write_sequences_replay_on_{sqlite,postgres,mysql}` replay every recording of their
 //! backend but those [`NOT_REPLAYED`] names with a reason (a server that cannot be
-//! reached skips the test, except under `CI=true`). The survey reports
-//! every sequence of one backend and never fails:
-//! `STRATA_REPLAY_BACKEND=postgres cargo test --test write_replay -- --ignored --nocapture survey`
-//! (`sqlite` by default; `STRATA_REPLAY_ONLY=name1,name2` restricts it and shows every
-//! difference).
+//! reached skips the test, except under `CI=true`), print `pass`/`FAIL` a sequence (seen
+//! with `--nocapture`) and fail with every difference.
+//! `STRATA_REPLAY_ONLY=name1,name2 cargo test --test write_replay -- --nocapture
+//! write_sequences_replay_on_postgres` narrows one to those recordings, excluded ones too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -107,13 +106,6 @@ impl Backend {
             Backend::Postgres => "postgres",
             Backend::Mysql => "mysql",
         }
-    }
-
-    fn named(name: &str) -> Backend {
-        [Backend::Sqlite, Backend::Postgres, Backend::Mysql]
-            .into_iter()
-            .find(|b| b.folder() == name)
-            .unwrap_or_else(|| panic!("unknown backend {name:?}: sqlite, postgres or mysql"))
     }
 }
 
@@ -450,24 +442,43 @@ fn table_difference(
     (found, Some(next))
 }
 
-/// The message of a panic's payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "a panic".to_string())
-}
-
 /// Replays `names` on `backend` and fails with every difference (skips, after a loud line,
 /// when the backend's server cannot be reached outside CI).
 fn check_replayed(backend: Backend) {
-    let names = replayed(backend);
-    assert!(names.len() >= 90, "{} recordings", names.len());
+    let names = match std::env::var("STRATA_REPLAY_ONLY") {
+        Ok(only) => {
+            let only: Vec<&str> = only.split(',').map(str::trim).collect();
+            all_names(backend)
+                .into_iter()
+                .filter(|n| only.contains(&n.as_str()))
+                .collect()
+        }
+        Err(_) => replayed(backend),
+    };
+    assert!(
+        names.len() >= 90 || std::env::var_os("STRATA_REPLAY_ONLY").is_some(),
+        "{} recordings",
+        names.len()
+    );
     let Some(mut run) = Run::start(backend) else {
         return;
     };
-    let failures: Vec<String> = names.iter().flat_map(|n| replay(&mut run, n)).collect();
+    let failures: Vec<String> = names
+        .iter()
+        .flat_map(|n| {
+            let differences = replay(&mut run, n);
+            // One line a sequence, for `--nocapture` while working on the write path.
+            println!(
+                "{}  {n}",
+                if differences.is_empty() {
+                    "pass"
+                } else {
+                    "FAIL"
+                }
+            );
+            differences
+        })
+        .collect();
     assert!(
         failures.is_empty(),
         "{} differences on {}:\n{}",
@@ -517,66 +528,4 @@ fn deviations_are_recorded_crashes() {
             );
         }
     }
-}
-
-/// The survey's lines for one sequence (with `all`, every difference; else the first),
-/// and whether it passed.
-fn survey_lines(run: &mut Run, name: &str, all: bool) -> (bool, Vec<String>) {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| replay(run, name)));
-    match outcome {
-        Ok(d) if d.is_empty() => (true, vec![format!("pass  {name}")]),
-        Ok(d) if all => (false, d.iter().map(|d| format!("FAIL  {d}")).collect()),
-        Ok(d) => {
-            let more = match d.len() {
-                1 => String::new(),
-                n => format!(" (+{} more)", n - 1),
-            };
-            (false, vec![format!("FAIL  {}{more}", d[0])])
-        }
-        Err(payload) => (
-            false,
-            vec![format!(
-                "FAIL  {name}: the replay panicked: {}",
-                panic_message(&*payload)
-            )],
-        ),
-    }
-}
-
-/// One line per sequence of `STRATA_REPLAY_BACKEND` (pass, or FAIL with its first
-/// difference; every difference under `STRATA_REPLAY_ONLY`) and a count. Never fails: it
-/// is for looking at differences while working on the write path.
-#[test]
-#[ignore = "a progress report: cargo test --test write_replay -- --ignored --nocapture survey"]
-fn survey_all_sequences() {
-    let backend = Backend::named(
-        &std::env::var("STRATA_REPLAY_BACKEND").unwrap_or_else(|_| "sqlite".to_string()),
-    );
-    let only: Option<Vec<String>> = std::env::var("STRATA_REPLAY_ONLY")
-        .ok()
-        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
-    let names: Vec<String> = all_names(backend)
-        .into_iter()
-        .filter(|n| only.as_ref().is_none_or(|o| o.contains(n)))
-        .collect();
-    let Some(mut run) = Run::start(backend) else {
-        return;
-    };
-    let started = std::time::Instant::now();
-    let mut passed = Vec::new();
-    for name in &names {
-        let (pass, lines) = survey_lines(&mut run, name, only.is_some());
-        println!("{}", lines.join("\n"));
-        if pass {
-            passed.push(format!("{name:?}"));
-        }
-    }
-    println!(
-        "write replay on {}: {} pass, {} fail, of {} ({:.0?})",
-        backend.folder(),
-        passed.len(),
-        names.len() - passed.len(),
-        names.len(),
-        started.elapsed()
-    );
 }
