@@ -28,7 +28,8 @@
 //! reached skips the test, except under `CI=true`), print `pass`/`FAIL` a sequence (seen
 //! with `--nocapture`) and fail with every difference.
 //! `STRATA_REPLAY_ONLY=name1,name2 cargo test --test write_replay -- --nocapture
-//! write_sequences_replay_on_postgres` narrows one to those recordings, excluded ones too.
+//! write_sequences_replay_on_postgres` narrows one to those recordings, excluded ones too
+//! (`graphql-*`: every name with that prefix).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -192,6 +193,11 @@ impl Server {
             auth: lab_secrets(),
             // koa-body's `1mb`, the oracle's limit (`val-body-size`).
             max_body_bytes: 1024 * 1024,
+            // The oracle serves GraphQL too; the `graphql-*` sequences send mutations.
+            graphql: strata::http::GraphqlConfig {
+                enabled: true,
+                ..strata::http::GraphqlConfig::default()
+            },
             ..strata::http::ServerConfig::default()
         };
         let app = strata::http::router(strata::http::AppState::new(store, config));
@@ -450,7 +456,12 @@ fn check_replayed(backend: Backend) {
             let only: Vec<&str> = only.split(',').map(str::trim).collect();
             all_names(backend)
                 .into_iter()
-                .filter(|n| only.contains(&n.as_str()))
+                .filter(|n| {
+                    only.iter().any(|o| match o.strip_suffix('*') {
+                        Some(prefix) => n.starts_with(prefix),
+                        None => n == o,
+                    })
+                })
                 .collect()
         }
         Err(_) => replayed(backend),

@@ -13,10 +13,11 @@
 //! strict_params = false
 //! [api.documents]
 //! strict_params = false
-//! [api.graphql]                # Strapi's GraphQL read queries at /graphql (off by default)
+//! [api.graphql]                # Strapi's GraphQL queries and mutations at /graphql (off by default)
 //! enabled = false
 //! default_limit = 25
 //! max_limit = 100
+//! introspection = true         # false refuses `__schema` and `__type`, as Strapi in production
 //!
 //! [limits]
 //! max_query_length = 32768
@@ -139,6 +140,8 @@ pub struct Graphql {
     pub default_limit: Option<u64>,
     /// Largest page size (100).
     pub max_limit: Option<u64>,
+    /// Answer introspection (`__schema`, `__type`) (true).
+    pub introspection: Option<bool>,
 }
 
 /// `[api.rest]`.
@@ -382,6 +385,11 @@ impl Config {
                     .default_limit
                     .unwrap_or(d.graphql.default_limit),
                 max_limit: self.api.graphql.max_limit.unwrap_or(d.graphql.max_limit),
+                introspection: self
+                    .api
+                    .graphql
+                    .introspection
+                    .unwrap_or(d.graphql.introspection),
             },
         }
     }
@@ -447,6 +455,9 @@ mod tests {
         assert!(config.graphql.enabled);
         assert_eq!(config.graphql.max_limit, 50);
         assert_eq!(config.graphql.default_limit, 25);
+        assert!(config.graphql.introspection);
+        let closed: Config = toml::from_str("[api.graphql]\nintrospection = false\n").unwrap();
+        assert!(!closed.server_config().graphql.introspection);
         assert!(toml::from_str::<Config>("[api.graphql]\nenable = true\n").is_err());
     }
 

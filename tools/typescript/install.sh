@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned TypeScript compiler and @strapi/client (package-lock.json) that
-# tests/typescript.rs checks the generated types with. Idempotent: does nothing when
-# node_modules already matches the lock file.
+# tests/typescript.rs checks the generated types with, and Apollo Client (with graphql and
+# rxjs) that tests/graphql_client.rs runs examples/graphql-frontend with. Idempotent: does
+# nothing when node_modules already matches the lock file.
 set -euo pipefail
 cd "$(dirname "$0")"
 # One install at a time, should two tests ask at once.

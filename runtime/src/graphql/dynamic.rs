@@ -1,11 +1,11 @@
 //! The plain schema ([`Registry`]) handed to async-graphql's dynamic schema, with its
 //! resolvers.
 //!
-//! Resolution is over JSON: a read query's root field asks the [`Reader`] in the
-//! request's data for Strapi's JSON (entries, or `{nodes, pageInfo}` for a connection),
-//! and every other field reads its key from its parent's JSON value. A field whose key
-//! the root's answer does not hold (relations, components, zones, media: not loaded yet)
-//! and every mutation resolve to an error.
+//! Resolution is over JSON: a root field (a read query or a mutation) asks the
+//! [`Reader`] in the request's data for Strapi's JSON (entries, `{nodes, pageInfo}` for
+//! a connection, the version a mutation wrote), and every other field reads its key
+//! from its parent's JSON value. A field whose key the root's answer does not hold
+//! resolves to an error, as do the root fields strata does not serve.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -33,6 +33,22 @@ pub enum RootKind {
     One,
     /// A single type: its entry or `null`.
     Single,
+    /// `createArticle(data, status, locale)`: the version written.
+    Create,
+    /// `updateArticle(documentId, data, status, locale)` (a single type's without
+    /// `documentId`): the version written, or `null` for a document that does not exist.
+    Update,
+    /// `deleteArticle(documentId)`: `{documentId}`.
+    Delete,
+    /// users-permissions' `me`: the user of the request's JWT, with its role.
+    Me,
+}
+
+impl RootKind {
+    /// A mutation's kind (the others read).
+    pub fn writes(&self) -> bool {
+        matches!(self, RootKind::Create | RootKind::Update | RootKind::Delete)
+    }
 }
 
 /// A root query field: the content type's uid and what it reads.
@@ -49,7 +65,8 @@ pub struct RootField {
 pub struct ReadError {
     /// `message`, and `extensions.error.message`.
     pub message: String,
-    /// `extensions.error.name` (`ForbiddenError`, `ValidationError`…).
+    /// `extensions.error.name` (`ForbiddenError`, `ValidationError`…); empty for a
+    /// plain `Error` (no `extensions.error`, and its `locations` stay).
     pub name: &'static str,
     /// `extensions.error.details`.
     pub details: Box<serde_json::Value>,
@@ -57,9 +74,11 @@ pub struct ReadError {
     pub code: &'static str,
 }
 
-/// What answers a root query field (the HTTP server's store, with the caller's grants).
+/// What answers a root field, read query or mutation (the HTTP server's store, with the
+/// caller's grants).
 pub trait Reader: Send + Sync {
-    /// The JSON of a root field, given its arguments as JSON.
+    /// The JSON of a root field, given its arguments as JSON: what a read query reads,
+    /// or what a mutation wrote (with `populate` loaded below it).
     ///
     /// # Errors
     ///
@@ -103,10 +122,14 @@ pub struct PopulateNode {
     pub sort: Option<serde_json::Value>,
     /// Below.
     pub below: Populate,
+    /// A dynamic zone's members by component uid, with what is loaded below each (REST
+    /// populate's `on`); empty when no member loads anything below (then the zone is
+    /// loaded one level, every member).
+    pub on: std::collections::BTreeMap<String, Populate>,
 }
 
 /// A field that loads something: its attribute, and the GraphQL type of what it holds
-/// (`None` for a dynamic zone: its members are not looked into).
+/// (`None` for a dynamic zone, whose `members` are looked into instead).
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The attribute.
@@ -115,14 +138,16 @@ pub struct Loaded {
     pub uid: Option<String>,
     /// The type whose fields the sub-selection selects.
     pub target: Option<String>,
+    /// A dynamic zone's members: (GraphQL type, component uid).
+    pub members: Vec<(String, String)>,
 }
 
 /// Per GraphQL object type, its fields that load a relation, media, component or zone.
 pub type Catalog = HashMap<String, HashMap<String, Loaded>>;
 
 /// The populate a selection of `type_name`'s fields needs. Two selections of one
-/// relation with different `filters` or `sort` (aliases) cannot share one load: that
-/// relation is not loaded, and its fields resolve to an error.
+/// relation with different `filters` or `sort` (aliases) cannot share one load: each is
+/// kept under its [`variant_key`], loaded by a pass of its own ([`split_variants`]).
 fn populate_of<'a>(
     catalog: &Catalog,
     type_name: &str,
@@ -130,7 +155,6 @@ fn populate_of<'a>(
     depth: usize,
 ) -> Populate {
     let mut out = Populate::default();
-    let mut conflicts = Vec::new();
     // Bounded by the depth limit the server checks first; this guards embedders.
     if depth > 32 {
         return out;
@@ -143,7 +167,6 @@ fn populate_of<'a>(
             continue;
         };
         let Ok(args) = field.arguments() else {
-            conflicts.push(loaded.attr.clone());
             continue;
         };
         let arg = |name: &str| {
@@ -152,7 +175,10 @@ fn populate_of<'a>(
                 .and_then(|(_, v)| v.clone().into_json().ok())
                 .filter(|v| !v.is_null())
         };
-        let (filters, sort) = (arg("filters"), arg("sort"));
+        let (filters, sort) = (
+            arg("filters").and_then(meaningful),
+            arg("sort").and_then(meaningful),
+        );
         let below = match &loaded.target {
             Some(target) => {
                 let children: Vec<_> = if field.name().ends_with("_connection") {
@@ -168,45 +194,243 @@ fn populate_of<'a>(
             }
             None => Populate::default(),
         };
-        match out.0.get_mut(&loaded.attr) {
-            Some(node) => {
-                if node.filters != filters || node.sort != sort {
-                    conflicts.push(loaded.attr.clone());
-                }
-                merge(&mut node.below, below);
-            }
-            None => {
-                out.0.insert(
-                    loaded.attr.clone(),
-                    PopulateNode {
-                        filters,
-                        sort,
-                        below,
-                    },
-                );
-            }
-        }
-    }
-    for attr in conflicts {
-        out.0.remove(&attr);
+        let on = zone_members(catalog, loaded, field, depth);
+        add(
+            &mut out,
+            &loaded.attr,
+            PopulateNode {
+                filters,
+                sort,
+                below,
+                on,
+            },
+        );
     }
     out
 }
 
+/// What a dynamic zone's selection loads below each member: every member with its
+/// populate when any member loads something (REST's `on` leaves unlisted members out),
+/// else nothing. The selection's fragments are flattened (async-graphql's
+/// `SelectionField` drops their type conditions), so a field is looked up in every
+/// member that has one of its name: members sharing a field name may load more than
+/// their own fragment asks for, never less.
+fn zone_members(
+    catalog: &Catalog,
+    loaded: &Loaded,
+    field: async_graphql::SelectionField<'_>,
+    depth: usize,
+) -> std::collections::BTreeMap<String, Populate> {
+    let mut on = std::collections::BTreeMap::new();
+    if loaded.members.is_empty() {
+        return on;
+    }
+    let children: Vec<_> = field.selection_set().collect();
+    for (type_name, uid) in &loaded.members {
+        let below = populate_of(catalog, type_name, children.iter().copied(), depth + 1);
+        on.insert(uid.clone(), below);
+    }
+    if on.values().all(|p| p.0.is_empty()) {
+        on.clear();
+    }
+    on
+}
+
+fn merge_on(
+    into: &mut std::collections::BTreeMap<String, Populate>,
+    from: std::collections::BTreeMap<String, Populate>,
+) {
+    if into.is_empty() {
+        *into = from;
+        return;
+    }
+    for (uid, below) in from {
+        merge(into.entry(uid).or_default(), below);
+    }
+}
+
 fn merge(into: &mut Populate, from: Populate) {
     for (k, v) in from.0 {
-        match into.0.get_mut(&k) {
-            Some(node) if node.filters == v.filters && node.sort == v.sort => {
-                merge(&mut node.below, v.below);
+        let attr = k.split(VARIANT).next().unwrap_or_default().to_owned();
+        add(into, &attr, v);
+    }
+}
+
+/// Separates a relation's selections with other `filters` or `sort` than its first:
+/// what precedes the arguments in a [`variant_key`] (never in an attribute's name).
+const VARIANT: char = '\u{1f}';
+
+/// An argument that says something: not `null`, `[]` or `{}` (the schema's defaults).
+fn meaningful(value: serde_json::Value) -> Option<serde_json::Value> {
+    match &value {
+        serde_json::Value::Null => None,
+        serde_json::Value::Array(items) if items.is_empty() => None,
+        serde_json::Value::Object(map) if map.is_empty() => None,
+        _ => Some(value),
+    }
+}
+
+/// JSON text with the keys of every object sorted (the same arguments, the same text).
+fn canonical(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .into_iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::String(k.clone()),
+                        canonical(&map[k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        serde_json::Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(canonical).collect();
+            format!("[{}]", parts.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The key under which a selection of `attr` with these `filters` and `sort` is loaded
+/// when another selection of it (an alias) has others.
+pub fn variant_key(
+    attr: &str,
+    filters: Option<&serde_json::Value>,
+    sort: Option<&serde_json::Value>,
+) -> String {
+    let text = |v: Option<&serde_json::Value>| v.map(canonical).unwrap_or_default();
+    format!("{attr}{VARIANT}{}{VARIANT}{}", text(filters), text(sort))
+}
+
+/// Adds a selection of `attr` to `into`: with the arguments of the one already there,
+/// merged into it; with others, both under their [`variant_key`].
+fn add(into: &mut Populate, attr: &str, node: PopulateNode) {
+    let key = variant_key(attr, node.filters.as_ref(), node.sort.as_ref());
+    let same = |n: &PopulateNode| n.filters == node.filters && n.sort == node.sort;
+    let existing = match into.0.get(attr) {
+        Some(n) if same(n) => Some(attr.to_owned()),
+        Some(n) => {
+            let moved = variant_key(attr, n.filters.as_ref(), n.sort.as_ref());
+            if let Some(n) = into.0.remove(attr) {
+                into.0.insert(moved, n);
             }
-            // Different arguments below one relation: neither is loaded.
-            Some(_) => {
-                into.0.remove(&k);
+            into.0.contains_key(&key).then(|| key.clone())
+        }
+        None => into.0.contains_key(&key).then(|| key.clone()),
+    };
+    if let Some(found) = existing.and_then(|k| into.0.get_mut(&k)) {
+        merge(&mut found.below, node.below);
+        merge_on(&mut found.on, node.on);
+        return;
+    }
+    let prefix = format!("{attr}{VARIANT}");
+    if into.0.keys().any(|k| k.starts_with(&prefix)) {
+        into.0.insert(key, node);
+    } else {
+        into.0.insert(attr.to_owned(), node);
+    }
+}
+
+/// One more read of the same entries for a relation selected with other arguments: the
+/// keys from an entry down to it (attributes, or variant keys of variants loaded before),
+/// and the populate that loads it under its attribute.
+#[derive(Debug, Clone)]
+pub struct VariantPass {
+    /// The keys, the variant's last.
+    pub path: Vec<String>,
+    /// The populate: the path's relations with their arguments, and the variant.
+    pub populate: Populate,
+}
+
+/// The populate without variants, and a pass per variant (shallower ones first; a
+/// variant inside a zone member is not loaded).
+pub fn split_variants(populate: &Populate) -> (Populate, Vec<VariantPass>) {
+    let mut passes = Vec::new();
+    let base = strip(populate, &mut Vec::new(), &mut passes);
+    passes.sort_by_key(|p| p.path.len());
+    (base, passes)
+}
+
+fn attr_of(key: &str) -> &str {
+    key.split(VARIANT).next().unwrap_or(key)
+}
+
+fn strip(
+    populate: &Populate,
+    chain: &mut Vec<(String, PopulateNode)>,
+    passes: &mut Vec<VariantPass>,
+) -> Populate {
+    let mut out = Populate::default();
+    for (key, node) in &populate.0 {
+        let shallow = PopulateNode {
+            filters: node.filters.clone(),
+            sort: node.sort.clone(),
+            ..PopulateNode::default()
+        };
+        chain.push((key.clone(), shallow));
+        let below = strip(&node.below, chain, passes);
+        chain.pop();
+        let on = node
+            .on
+            .iter()
+            .map(|(uid, p)| (uid.clone(), strip(p, &mut Vec::new(), &mut Vec::new())))
+            .collect();
+        let stripped = PopulateNode {
+            filters: node.filters.clone(),
+            sort: node.sort.clone(),
+            below,
+            on,
+        };
+        if key.contains(VARIANT) {
+            let mut load = Populate::default();
+            load.0.insert(attr_of(key).to_owned(), stripped);
+            for (above, shallow) in chain.iter().rev() {
+                let mut node = shallow.clone();
+                node.below = load;
+                load = Populate::default();
+                load.0.insert(attr_of(above).to_owned(), node);
             }
-            None => {
-                into.0.insert(k, v);
+            let mut path: Vec<String> = chain.iter().map(|(k, _)| k.clone()).collect();
+            path.push(key.clone());
+            passes.push(VariantPass {
+                path,
+                populate: load,
+            });
+        } else {
+            out.0.insert(key.clone(), stripped);
+        }
+    }
+    out
+}
+
+/// Copies what a [`VariantPass`] loaded into the entries read first, under the variant's
+/// key: the two reads hold the same entries and, along the path, the same relations.
+pub fn graft(into: &mut serde_json::Value, loaded: &serde_json::Value, path: &[String]) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    match (into, loaded) {
+        (serde_json::Value::Array(items), serde_json::Value::Array(from)) => {
+            for (item, from) in items.iter_mut().zip(from) {
+                graft(item, from, path);
             }
         }
+        (serde_json::Value::Object(map), serde_json::Value::Object(from)) => {
+            let Some(value) = from.get(attr_of(first)) else {
+                return;
+            };
+            if rest.is_empty() {
+                map.insert(first.clone(), value.clone());
+            } else if let Some(below) = map.get_mut(first.as_str()) {
+                graft(below, value, rest);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -216,40 +440,66 @@ pub const DEFAULT_LIMIT: usize = 25;
 pub const MAX_LIMIT: usize = 100;
 
 /// A to-many field's `pagination` (`page`/`pageSize` or `start`/`limit`) as the rows to
-/// skip and keep, with the default and largest page size; a negative `limit` means the
-/// largest.
+/// skip and keep, with the default and largest page size.
 fn page_window(
     arg: Option<async_graphql::dynamic::ValueAccessor<'_>>,
-    (default, max): (usize, usize),
-) -> Result<(usize, usize), async_graphql::Error> {
-    let Some(arg) = arg else {
-        return Ok((0, default));
+    limits: (usize, usize),
+) -> Result<(usize, usize), ReadError> {
+    let json = match arg.map(|a| a.as_value().clone().into_json()) {
+        Some(Ok(json)) => json,
+        Some(Err(e)) => {
+            return Err(ReadError {
+                message: e.to_string(),
+                name: "ValidationError",
+                details: Box::new(serde_json::json!({})),
+                code: "BAD_USER_INPUT",
+            });
+        }
+        None => serde_json::Value::Null,
     };
-    let json = arg
-        .as_value()
-        .clone()
-        .into_json()
-        .map_err(|e| async_graphql::Error::new(e.to_string()))?;
+    pagination_window(&json, limits)
+}
+
+/// `@strapi/utils`' `withDefaultPagination`, as the plugin's `transformArgs` calls it for
+/// a root query and a to-many field alike: `pagination` (`page`/`pageSize` or
+/// `start`/`limit`, `null` or `{}` for none) as (start, limit). A `limit` of -1 is the
+/// largest page; otherwise a limit or page size below 1 is 1, one above the largest is
+/// the largest, a negative start (a page below 1) is 0. Both kinds at once are Strapi's
+/// `PaginationError`.
+pub fn pagination_window(
+    json: &serde_json::Value,
+    (default, max): (usize, usize),
+) -> Result<(usize, usize), ReadError> {
     let int = |key: &str| json.get(key).and_then(serde_json::Value::as_i64);
-    let clamp = |n: i64| usize::try_from(n).map_or(max, |n| n.min(max));
+    let (default, max) = (
+        i64::try_from(default).unwrap_or(i64::MAX),
+        i64::try_from(max).unwrap_or(i64::MAX),
+    );
     let paged = int("page").is_some() || int("pageSize").is_some();
     let offset = int("start").is_some() || int("limit").is_some();
-    if paged && offset {
-        return Err(async_graphql::Error::new(
-            "Invalid pagination attributes. You cannot use page and offset pagination in the same query",
-        ));
-    }
-    if paged {
-        let size = int("pageSize").map_or(default, |n| clamp(n.max(1)));
-        let page = usize::try_from(int("page").unwrap_or(1).max(1)).unwrap_or(1);
-        return Ok(((page - 1).saturating_mul(size), size));
-    }
-    let start = usize::try_from(int("start").unwrap_or(0).max(0)).unwrap_or(0);
-    let limit = match int("limit") {
-        Some(n) if n < 0 => max,
-        Some(n) => clamp(n),
-        None => default,
+    let (start, limit) = match (paged, offset) {
+        (true, true) => {
+            let message = "Cannot use both page & offset pagination in the same query";
+            return Err(ReadError {
+                message: message.into(),
+                name: "PaginationError",
+                details: Box::new(serde_json::json!({})),
+                code: "STRAPI_PAGINATION_ERROR",
+            });
+        }
+        (true, false) => {
+            let size = int("pageSize").map_or(default, |n| n.max(1)).clamp(1, max);
+            let page = int("page").unwrap_or(1);
+            (page.saturating_sub(1).saturating_mul(size), size)
+        }
+        (false, true) => match int("limit").unwrap_or(default) {
+            -1 => (int("start").unwrap_or(0), max),
+            n => (int("start").unwrap_or(0), n),
+        },
+        (false, false) => (0, default),
     };
+    let start = usize::try_from(start.max(0)).unwrap_or(0);
+    let limit = usize::try_from(limit.clamp(1, max.max(1))).unwrap_or(1);
     Ok((start, limit))
 }
 
@@ -265,6 +515,9 @@ enum Shape {
     Id,
     /// `Long`: a number (a biginteger's text, as REST gives it, becomes the number).
     Long,
+    /// `Time`: `HH:mm:ss.SSS`, the fraction padded to three digits (the plugin's
+    /// `TimeScalar`; PostgreSQL's `time` text has none).
+    Time,
     /// An enum: the string as `toRegressedEnumValue` names it.
     Enum,
     /// An object type: the JSON object is the children's parent.
@@ -291,9 +544,7 @@ pub fn build(
                 builder.register(query_object(reg, def, fields, roots, catalog))
             }
             Kind::Object(fields) if def.name == "Mutation" => {
-                builder.register(object(def, fields, |f| {
-                    field(f, unserved(matches!(f.ty, Ty::NonNull(_))))
-                }))
+                builder.register(query_object(reg, def, fields, roots, catalog))
             }
             Kind::Object(fields) => builder.register(object(def, fields, |f| {
                 let loaded = catalog.get(&def.name).and_then(|c| c.get(&f.name)).cloned();
@@ -362,6 +613,7 @@ fn unserved(non_null: bool) -> Resolve {
 fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
     match reg.types.get(ty.base()).map(|t| &t.kind) {
         Some(Kind::Scalar { .. }) if ty.base() == "Long" => Shape::Long,
+        Some(Kind::Scalar { .. }) if ty.base() == "Time" => Shape::Time,
         Some(Kind::Scalar { .. }) => Shape::Scalar,
         Some(Kind::Enum(_)) => Shape::Enum,
         Some(Kind::Object(_)) => Shape::Object,
@@ -391,11 +643,24 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
     };
     let paged = def.args.iter().any(|a| a.name == "pagination");
     Box::new(move |ctx| {
+        let arg = |name: &str| {
+            ctx.args
+                .get(name)
+                .and_then(|v| v.as_value().clone().into_json().ok())
+                .and_then(meaningful)
+        };
+        let variant =
+            paged.then(|| variant_key(&key, arg("filters").as_ref(), arg("sort").as_ref()));
         let found = ctx
             .parent_value
             .try_downcast_ref::<serde_json::Value>()
             .ok()
-            .and_then(|parent| parent.get(&key))
+            .and_then(|parent| {
+                variant
+                    .as_deref()
+                    .and_then(|v| parent.get(v))
+                    .or_else(|| parent.get(&key))
+            })
             .cloned();
         let limits = ctx
             .data::<SharedReader>()
@@ -420,7 +685,7 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
                 }
                 return Err(not_served(&path, non_null));
             };
-            let (start, limit) = window?;
+            let (start, limit) = window.map_err(|e| into_error(e, &path, non_null))?;
             if paged && let serde_json::Value::Array(items) = &mut value {
                 items.drain(..start.min(items.len()));
                 items.truncate(limit);
@@ -469,6 +734,10 @@ fn to_field_value(value: serde_json::Value, shape: Shape) -> Option<FieldValue<'
                 },
                 _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
             },
+            Shape::Time => match &value {
+                serde_json::Value::String(s) => FieldValue::value(Value::String(time_text(s))),
+                _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
+            },
             Shape::Enum => match &value {
                 serde_json::Value::String(s) => {
                     FieldValue::value(Value::Enum(Name::new(names::enum_value(s))))
@@ -480,7 +749,24 @@ fn to_field_value(value: serde_json::Value, shape: Shape) -> Option<FieldValue<'
     }
 }
 
-/// The `Query` type: read queries answered by the request's [`Reader`].
+/// `@strapi/utils`' `parseTime` of a `HH:mm:ss[.S{1,3}]` text: the fraction padded to
+/// three digits. Any other text is left as it is.
+fn time_text(text: &str) -> String {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let parts: Vec<&str> = whole.split(':').collect();
+    let digits = |p: &str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+    if parts.len() != 3
+        || !parts.iter().all(|p| digits(p))
+        || fraction.len() > 3
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return text.to_owned();
+    }
+    format!("{whole}.{fraction:0<3}")
+}
+
+/// The `Query` or `Mutation` type: the root fields in `roots` are answered by the
+/// request's [`Reader`], the others are not served.
 fn query_object(
     reg: &Registry,
     def: &TypeDef,
@@ -577,7 +863,10 @@ fn into_error(e: ReadError, path: &serde_json::Value, non_null: bool) -> async_g
             ext.set(PATH_EXTENSION, path);
         }
         ext.set(NON_NULL_EXTENSION, non_null);
-        if let Ok(v) = Value::from_json(extension) {
+        // A plain `Error` thrown by a resolver (no name) has no `extensions.error`.
+        if !e.name.is_empty()
+            && let Ok(v) = Value::from_json(extension)
+        {
             ext.set("error", v);
         }
     });
@@ -635,4 +924,54 @@ fn union(def: &TypeDef, members: &[String]) -> Union {
     members
         .iter()
         .fold(union, |union, m| union.possible_type(m))
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn node(sort: Option<serde_json::Value>, below: Populate) -> PopulateNode {
+        PopulateNode {
+            sort,
+            below,
+            ..PopulateNode::default()
+        }
+    }
+
+    #[test]
+    fn aliases_with_other_arguments_load_in_passes_and_graft_back() {
+        let mut below = Populate::default();
+        for sort in ["name", "name:desc", "name"] {
+            let tags = node(Some(json!(sort)), Populate::default());
+            add(&mut below, "tags", tags);
+        }
+        assert_eq!(below.0.len(), 2);
+        let mut top = Populate::default();
+        add(&mut top, "articles", node(None, below));
+        let (base, passes) = split_variants(&top);
+        assert!(base.0["articles"].below.0.is_empty());
+        assert_eq!(passes.len(), 2);
+        let pass = &passes[0];
+        assert_eq!(pass.path[0], "articles");
+        assert_eq!(pass.populate.0["articles"].below.0.len(), 1);
+        assert!(pass.populate.0["articles"].below.0.contains_key("tags"));
+        let mut answer = json!([{"articles": [{"title": "a"}]}]);
+        let loaded = json!([{"articles": [{"title": "a", "tags": [{"name": "x"}]}]}]);
+        graft(&mut answer, &loaded, &pass.path);
+        let grafted = &answer[0]["articles"][0][&pass.path[1]];
+        assert_eq!(grafted, &json!([{"name": "x"}]));
+    }
+
+    #[test]
+    fn pagination_is_with_default_pagination() {
+        let w = |v: serde_json::Value| pagination_window(&v, (25, 100)).map_err(|e| e.name);
+        assert_eq!(w(json!(null)), Ok((0, 25)));
+        assert_eq!(w(json!({"limit": -1})), Ok((0, 100)));
+        assert_eq!(w(json!({"start": -3, "limit": -5})), Ok((0, 1)));
+        assert_eq!(w(json!({"limit": 0})), Ok((0, 1)));
+        assert_eq!(w(json!({"page": 0, "pageSize": 5})), Ok((0, 5)));
+        assert_eq!(w(json!({"page": 3, "pageSize": 500})), Ok((200, 100)));
+        assert_eq!(w(json!({"page": 1, "start": 0})), Err("PaginationError"));
+    }
 }

@@ -7,12 +7,15 @@
 //! Strapi prunes its schema; [`dynamic`] hands it to async-graphql. Names follow
 //! Strapi's rules ([`names`]), never a list of one model's names.
 //!
-//! The read queries of the model's content types resolve over a [`Reader`] (the HTTP
-//! server's store, `http/graphql.rs`); mutations answer an error. It gives its introspection ([`introspection_json`]) and SDL ([`sdl`], printed
+//! The read queries and mutations of the model's content types resolve over a
+//! [`Reader`] (the HTTP server's store, `http/graphql.rs`; mutations go through the REST
+//! write path, their `data` converted by [`input`]). It gives its introspection ([`introspection_json`]) and SDL ([`sdl`], printed
 //! from the same registry as graphql-js prints, and checked against async-graphql's).
 
 mod build;
 mod dynamic;
+pub mod graphql_js;
+pub mod input;
 pub mod ir;
 pub mod names;
 mod plugins;
@@ -27,7 +30,8 @@ use std::task::{Context, Poll, Waker};
 pub use async_graphql::dynamic::Schema;
 pub use dynamic::{
     Catalog, NON_NULL_EXTENSION, PATH_EXTENSION, Populate, PopulateNode, ReadError, Reader,
-    RootField, RootKind, SharedReader,
+    RootField, RootKind, SharedReader, VariantPass, graft, pagination_window, split_variants,
+    variant_key,
 };
 
 use crate::schema::Model;
@@ -85,11 +89,6 @@ pub fn catalog(model: &Model) -> Catalog {
     for ty in view.enabled() {
         let mut fields = HashMap::new();
         for attr in &ty.attrs {
-            // Strapi's order of `localizations` is its engine's plan (no `ORDER BY`); not
-            // loaded until it is pinned down, so the field resolves to an error.
-            if attr.name == "localizations" {
-                continue;
-            }
             let (target, many, uid) = match &attr.shape {
                 view::AttrShape::Relation {
                     target: Some(uid),
@@ -112,6 +111,14 @@ pub fn catalog(model: &Model) -> Catalog {
                 view::AttrShape::Zone(_) => (None, false, None),
                 _ => continue,
             };
+            // A zone's members, whose own relations, media and components load too.
+            let members = match &attr.shape {
+                view::AttrShape::Zone(uids) => uids
+                    .iter()
+                    .filter_map(|uid| view.get(uid).map(|t| (t.name.clone(), uid.clone())))
+                    .collect(),
+                _ => Vec::new(),
+            };
             if target.is_none() && !matches!(attr.shape, view::AttrShape::Zone(_)) {
                 continue;
             }
@@ -119,6 +126,7 @@ pub fn catalog(model: &Model) -> Catalog {
                 attr: attr.name.clone(),
                 uid,
                 target,
+                members,
             };
             if many {
                 fields.insert(format!("{}_connection", attr.name), loaded.clone());
@@ -130,17 +138,39 @@ pub fn catalog(model: &Model) -> Catalog {
     out
 }
 
-/// The root query fields that read entries, by field name: the read queries of the
-/// model's own (`api::`) content types that the pruned schema kept.
+/// The plugins' content types strata stores, whose read queries it answers as the
+/// model's own (`uploadFiles`, `i18NLocales`, `usersPermissionsUsers`,
+/// `usersPermissionsRoles`); review workflows' are not stored.
+const STORED_PLUGIN_TYPES: [&str; 4] = [
+    "plugin::upload.file",
+    "plugin::i18n.locale",
+    "plugin::users-permissions.user",
+    "plugin::users-permissions.role",
+];
+
+/// The root fields answered from the store, by field name: the read queries and the
+/// mutations (`create`/`update`/`delete<T>`) of the model's own (`api::`) content types
+/// that the pruned schema kept; the read queries of the plugins' stored types
+/// ([`STORED_PLUGIN_TYPES`]) and users-permissions' `me`.
 pub fn roots(model: &Model, reg: &ir::Registry) -> HashMap<String, RootField> {
     let view = view::View::of(model);
-    let mut out = HashMap::new();
+    let mut out = mutation_roots(&view, reg);
     let Some(ir::Kind::Object(query)) = reg.types.get("Query").map(|t| &t.kind) else {
         return out;
     };
     let served = |name: &str| query.iter().any(|f| f.name == name);
+    if served("me") {
+        out.insert(
+            "me".into(),
+            RootField {
+                uid: "plugin::users-permissions.user".into(),
+                kind: RootKind::Me,
+            },
+        );
+    }
     for ty in view.enabled() {
-        if !ty.uid.starts_with("api::") || ty.crud.no_queries {
+        let stored = ty.uid.starts_with("api::") || STORED_PLUGIN_TYPES.contains(&ty.uid.as_str());
+        if !stored || ty.crud.no_queries {
             continue;
         }
         let one = names::lower_first(&ty.name);
@@ -164,6 +194,32 @@ pub fn roots(model: &Model, reg: &ir::Registry) -> HashMap<String, RootField> {
                 add(many, RootKind::List);
             }
             view::ViewKind::Component => {}
+        }
+    }
+    out
+}
+
+/// The mutations of the model's own content types: `create<T>` (collection types),
+/// `update<T>` and `delete<T>`, where the pruned `Mutation` type has them.
+fn mutation_roots(view: &view::View, reg: &ir::Registry) -> HashMap<String, RootField> {
+    let mut out = HashMap::new();
+    let Some(ir::Kind::Object(mutation)) = reg.types.get("Mutation").map(|t| &t.kind) else {
+        return out;
+    };
+    for ty in view.enabled() {
+        if !ty.uid.starts_with("api::") || ty.crud.no_mutations || ty.crud.no_write_actions {
+            continue;
+        }
+        for (prefix, kind) in [
+            ("create", RootKind::Create),
+            ("update", RootKind::Update),
+            ("delete", RootKind::Delete),
+        ] {
+            let name = format!("{prefix}{}", ty.name);
+            if mutation.iter().any(|f| f.name == name) {
+                let uid = ty.uid.clone();
+                out.insert(name, RootField { uid, kind });
+            }
         }
     }
     out

@@ -130,9 +130,14 @@ impl Authenticator {
     /// The grants of the caller that sent `authorization` (the raw header value), or the
     /// error answer Strapi gives it.
     pub fn grants(&self, authorization: Option<&[u8]>) -> Result<Arc<RolePermissions>, ApiError> {
+        self.caller(authorization).map(|c| c.grants)
+    }
+
+    /// The caller that sent `authorization`: its grants and, for a JWT, its user.
+    pub fn caller(&self, authorization: Option<&[u8]>) -> Result<Caller, ApiError> {
         let token = authorization.and_then(bearer::token);
         let Some(token) = token else {
-            return self.public();
+            return self.public().map(Caller::anonymous);
         };
         if let Some(salt) = &self.secrets.api_token_salt
             && let Some(known) = self.token(api_token::access_key(salt, token.as_str()))?
@@ -143,7 +148,7 @@ impl Authenticator {
                 return Err(ApiError::Unauthorized("Token expired"));
             }
             self.note_use(&known, now);
-            return Ok(known.grants.clone());
+            return Ok(Caller::anonymous(known.grants.clone()));
         }
         let Some(secret) = &self.secrets.jwt_secret else {
             return Err(ApiError::Unauthorized(MISSING));
@@ -153,13 +158,20 @@ impl Authenticator {
         let Some(id) = claims.get("id") else {
             return Err(ApiError::Unauthorized(MISSING));
         };
-        let Some(user) = user_id(id).map(|id| self.user(id)).transpose()?.flatten() else {
+        let Some(id) = user_id(id) else {
+            return Err(ApiError::Unauthorized(INVALID));
+        };
+        let Some(user) = self.user(id)? else {
             return Err(ApiError::Unauthorized(INVALID));
         };
         if user.blocked || (user.email_confirmation && !user.confirmed) {
             return Err(ApiError::Unauthorized(INVALID));
         }
-        user.grants.clone().ok_or(ApiError::Unauthorized(MISSING))
+        let grants = user.grants.clone().ok_or(ApiError::Unauthorized(MISSING))?;
+        Ok(Caller {
+            grants,
+            user: Some(id),
+        })
     }
 
     /// Writes the token's `last_used_at` when it is unset or an hour old, as Strapi does
@@ -249,6 +261,21 @@ fn user_id(id: &Value) -> Option<i64> {
     }
 }
 
+/// Who is calling: the grants, and the user of a users-permissions JWT (GraphQL's `me`).
+#[derive(Clone)]
+pub struct Caller {
+    /// What the caller may do.
+    pub grants: Arc<RolePermissions>,
+    /// The id of the JWT's user (`None` for the public role and API tokens).
+    pub user: Option<i64>,
+}
+
+impl Caller {
+    fn anonymous(grants: Arc<RolePermissions>) -> Self {
+        Caller { grants, user: None }
+    }
+}
+
 /// Where a request's grants come from.
 pub enum PermissionSource {
     /// Fixed grants, whatever the request sends (embedding, tests).
@@ -264,6 +291,14 @@ impl PermissionSource {
         match self {
             PermissionSource::Fixed(p) => Ok(p.clone()),
             PermissionSource::Credentials(auth) => auth.grants(authorization),
+        }
+    }
+
+    /// The caller that sent this `Authorization` header value (fixed grants: no user).
+    pub fn caller(&self, authorization: Option<&[u8]>) -> Result<Caller, ApiError> {
+        match self {
+            PermissionSource::Fixed(p) => Ok(Caller::anonymous(p.clone())),
+            PermissionSource::Credentials(auth) => auth.caller(authorization),
         }
     }
 }

@@ -15,6 +15,7 @@
 //! global. The `Authorization` header is marked sensitive before any layer sees it, so no
 //! trace or log line can print a key or a JWT.
 
+mod accept;
 pub mod auth;
 pub mod cors;
 pub mod docs;
@@ -96,6 +97,10 @@ pub struct GraphqlConfig {
     pub default_limit: u64,
     /// Largest page size (100).
     pub max_limit: u64,
+    /// Whether introspection (`__schema`, `__type`) is answered (default true). Strapi in
+    /// production (`NODE_ENV=production`) refuses it unless `apolloServer.introspection`
+    /// says otherwise; `false` answers Apollo's 400 `INTROSPECTION_DISABLED`.
+    pub introspection: bool,
 }
 
 impl Default for GraphqlConfig {
@@ -104,6 +109,7 @@ impl Default for GraphqlConfig {
             enabled: false,
             default_limit: 25,
             max_limit: 100,
+            introspection: true,
         }
     }
 }

@@ -20,8 +20,18 @@ pub struct RolePermissions {
     pub update: Permissions,
     /// `<uid>.delete`: `DELETE /api/<plural>/{documentId}`, `DELETE /api/<singular>`.
     pub delete: Permissions,
+    /// `plugin::users-permissions.user.me`: GraphQL's `me`.
+    pub me: bool,
+    /// `plugin::i18n.locales.listLocales`: GraphQL's `i18NLocales` and `i18NLocale`
+    /// (i18n gives them this scope; `i18NLocales_connection` keeps the locale's `find`).
+    pub list_locales: bool,
     empty: bool,
 }
+
+/// The action of GraphQL's `me`.
+const ME: &str = "plugin::users-permissions.user.me";
+/// The action i18n gives its GraphQL locale queries.
+const LIST_LOCALES: &str = "plugin::i18n.locales.listLocales";
 
 impl RolePermissions {
     /// Grants from a list of actions (`api::article.article.find`, …).
@@ -31,8 +41,11 @@ impl RolePermissions {
         let mut create = Permissions::none(model);
         let mut update = Permissions::none(model);
         let mut delete = Permissions::none(model);
+        let (mut me, mut list_locales) = (false, false);
         for a in actions {
             let a = a.as_ref();
+            me |= a == ME;
+            list_locales |= a == LIST_LOCALES;
             if let Some((uid, action)) = a.rsplit_once('.')
                 && let Some(s) = model.by_uid(uid)
             {
@@ -52,6 +65,8 @@ impl RolePermissions {
             create,
             update,
             delete,
+            me,
+            list_locales,
             empty: actions.is_empty(),
         }
     }
@@ -74,13 +89,18 @@ impl RolePermissions {
             create: Permissions::all(model),
             update: Permissions::all(model),
             delete: Permissions::all(model),
+            me: true,
+            list_locales: true,
             empty: false,
         }
     }
 
-    /// Every read on every type, no write (a read-only token).
+    /// Every read on every type, no write (a read-only token: a scope that ends in
+    /// `find` or `findOne`, so neither `me` nor `listLocales`).
     pub fn read_only(model: &Model) -> Self {
         RolePermissions {
+            me: false,
+            list_locales: false,
             create: Permissions::none(model),
             update: Permissions::none(model),
             delete: Permissions::none(model),

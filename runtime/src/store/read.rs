@@ -15,10 +15,10 @@ use super::StoreError;
 use super::decode::{self, Decode};
 use super::entry::Entry;
 use super::seam::{Executor, RowRef};
-use super::sql::{Builder, RelatedPlan, SortGroup, column_role};
+use super::sql::{Builder, RelatedPlan, Scope, SortGroup, column_role};
 use crate::query::{
     Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey, PopulateKind,
-    PopulateOptions, Query, SortKey, Status,
+    PopulateOptions, Query, SortKey,
 };
 use crate::schema::{
     AttributeKind, ColumnRole, Model, RelationKind, RelationStorage, Schema, SchemaId,
@@ -148,6 +148,10 @@ pub struct Reader<'a> {
     model: &'a Model,
     default_locale: &'a str,
     rows: &'a RowPlans,
+    /// Each row's `localizations` are its document's other rows, whatever other rows of
+    /// the document its level holds (the GraphQL plugin loads them parent by parent);
+    /// REST's batched populate leaves out every row of the level.
+    localizations_per_row: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -163,6 +167,19 @@ impl<'a> Reader<'a> {
             model,
             default_locale,
             rows,
+            localizations_per_row: false,
+        }
+    }
+
+    /// This reader, with each row's `localizations` its document's other rows (GraphQL's
+    /// `localizations`), not those of no row of the level (REST populate's).
+    pub fn localizations_per_row(&self) -> Reader<'a> {
+        Reader {
+            exec: self.exec,
+            model: self.model,
+            default_locale: self.default_locale,
+            rows: self.rows,
+            localizations_per_row: true,
         }
     }
 
@@ -260,7 +277,7 @@ impl<'a> Reader<'a> {
                 self.load_rows(&stmt, schema, fields, None)?
             }
         };
-        self.populate(schema, &mut rows, &query.populate, query.status)?;
+        self.populate(schema, &mut rows, &query.populate, Scope::of(query))?;
         Ok(Page {
             entries: rows
                 .into_iter()
@@ -472,7 +489,7 @@ impl<'a> Reader<'a> {
         schema: &Schema,
         rows: &mut [Row],
         populate: &Populate,
-        status: Status,
+        status: Scope,
     ) -> Result<(), StoreError> {
         if rows.is_empty() || populate.is_empty() {
             return Ok(());
@@ -522,7 +539,7 @@ impl<'a> Reader<'a> {
         schema: &Schema,
         ids: &[i64],
         entry: &PopulateEntry,
-        status: Status,
+        status: Scope,
     ) -> Option<(SelectStatement, RowSink<'a>)> {
         let PopulateKey::Attr(a) = entry.key else {
             return None;
@@ -568,7 +585,7 @@ impl<'a> Reader<'a> {
         ids: &[i64],
         entry: &PopulateEntry,
         edge: Option<RowSink<'_>>,
-        status: Status,
+        status: Scope,
     ) -> Result<(&'s str, Values), StoreError> {
         let attr = match entry.key {
             PopulateKey::Attr(a) => schema.attributes.get(a.index()),
@@ -644,7 +661,7 @@ impl<'a> Reader<'a> {
         parents: &[Row],
         target_id: SchemaId,
         options: &PopulateOptions,
-        status: Status,
+        status: Scope,
     ) -> Result<Values, StoreError> {
         let target = self.model.schema(target_id);
         let mut docs: Vec<String> = parents
@@ -653,12 +670,31 @@ impl<'a> Reader<'a> {
             .collect();
         docs.sort();
         docs.dedup();
-        let ids: Vec<i64> = parents.iter().map(|p| p.id).collect();
+        let ids: Vec<i64> = match self.localizations_per_row {
+            true => Vec::new(),
+            false => parents.iter().map(|p| p.id).collect(),
+        };
         let s = self
             .builder()
             .localizations_select(target, docs, ids, options, status);
         let mut rows = self.load_rows(&s, target, options.fields.as_deref(), None)?;
         self.populate(target, &mut rows, &options.populate, status)?;
+        if self.localizations_per_row {
+            let mut out = Values::new();
+            for p in parents {
+                let mut list = ArrayText::default();
+                for row in &rows {
+                    if row.id != p.id
+                        && row.document_id.is_some()
+                        && row.document_id == p.document_id
+                    {
+                        row.close_into(list.next_item());
+                    }
+                }
+                out.insert(p.id, list.finish());
+            }
+            return Ok(out);
+        }
         // Each document's other rows, as the text of an array.
         let mut arrays: HashMap<&str, ArrayText> = HashMap::new();
         for row in &rows {
@@ -687,7 +723,7 @@ impl<'a> Reader<'a> {
         field: &str,
         ids: &[i64],
         types: &[(SchemaId, PopulateOptions)],
-        status: Status,
+        status: Scope,
     ) -> Result<Values, StoreError> {
         let Some(cmps) = &schema.layout.cmps_table else {
             return Ok(ids.iter().map(|id| (*id, b"[]".to_vec())).collect());

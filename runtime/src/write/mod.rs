@@ -213,7 +213,8 @@ pub fn update(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteErr
 
 /// `DELETE /api/:plural/:documentId` (or `/api/:singular`, `document_id` `None`): deletes
 /// the document's rows in `locale` (`None`: the default locale; `*`: every locale). A
-/// document that does not exist is no error (Strapi answers 204).
+/// document that does not exist is no error (Strapi answers 204). Returns the document
+/// deleted from (a single type's is looked up), `None` when there is none.
 pub fn delete(
     store: &Store,
     schema: SchemaId,
@@ -221,7 +222,7 @@ pub fn delete(
     locale: Option<&str>,
     status: WriteStatus,
     now_ms: i64,
-) -> Result<(), WriteError> {
+) -> Result<Option<String>, WriteError> {
     let model = store.model();
     let s = model.schema(schema);
     if status == WriteStatus::Draft && s.draft_and_publish {
@@ -242,11 +243,10 @@ pub fn delete(
             Some(id) => Some(id.to_string()),
             None => crate::store::rows::Rows::new(w, model).any_document(s)?,
         };
-        if let Some(id) = id {
+        if let Some(id) = &id {
             let default_locale = &store.settings().default_locale;
-            document::DocumentWrite::new(w, model, s, now_ms, default_locale)
-                .delete(&id, &scope)?;
+            document::DocumentWrite::new(w, model, s, now_ms, default_locale).delete(id, &scope)?;
         }
-        Ok::<(), WriteError>(())
+        Ok::<_, WriteError>(id)
     })
 }

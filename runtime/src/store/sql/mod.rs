@@ -21,6 +21,29 @@ use crate::schema::{
     SchemaId,
 };
 
+/// What populated relations are read in: the request's `status`, and its
+/// `publicationFilter`, which Strapi applies to every populated draft-and-publish relation
+/// as to the root rows (the document service wraps it into the query's `filters`, which
+/// `@strapi/database` hands to each populate; the GraphQL plugin's association resolver
+/// inherits it from the root query).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope {
+    /// `status`.
+    pub status: Status,
+    /// `publicationFilter` / `hasPublishedVersion`.
+    pub publication_filter: Option<PublicationFilter>,
+}
+
+impl Scope {
+    /// The scope of a query's populate.
+    pub fn of(query: &Query) -> Self {
+        Scope {
+            status: query.status,
+            publication_filter: query.publication_filter,
+        }
+    }
+}
+
 /// The SQL dialect a statement will be rendered for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -966,12 +989,18 @@ impl<'a> Builder<'a> {
         target: &Schema,
         t: &str,
         filters: Option<&Conjunction>,
-        status: Status,
+        scope: Scope,
     ) {
-        if matches!(attr.kind, AttributeKind::Relation(_))
-            && let Some(term) = self.status_term(target, status, t)
-        {
-            s.and_where(term);
+        if matches!(attr.kind, AttributeKind::Relation(_)) {
+            if let Some(term) = self.status_term(target, scope.status, t) {
+                s.and_where(term);
+            }
+            if let Some(pf) = scope.publication_filter
+                && target.draft_and_publish
+            {
+                let term = self.publication_filter(target, pf, scope.status, t);
+                s.and_where(term);
+            }
         }
         if let Some(f) = filters {
             let c = self.conjunction(target, f, t);

@@ -5,8 +5,8 @@
 
 use sea_query::{Alias, ExprTrait, Func, Order, Query as Sql, SelectStatement};
 
-use super::{Builder, col};
-use crate::query::{Conjunction, PopulateOptions, Status};
+use super::{Builder, Scope, col};
+use crate::query::{Conjunction, PopulateOptions};
 use crate::schema::{Attribute, Schema};
 
 impl Builder<'_> {
@@ -28,7 +28,7 @@ impl Builder<'_> {
         ids: &[i64],
         target: &Schema,
         options: &PopulateOptions,
-        status: Status,
+        status: Scope,
     ) -> Option<SelectStatement> {
         let edge = self.edge_select(schema, attr, ids, target)?;
         let (mut s, t, j, order_col) = (
@@ -60,7 +60,7 @@ impl Builder<'_> {
         ids: &[i64],
         target: &Schema,
         filters: Option<&Conjunction>,
-        status: Status,
+        status: Scope,
     ) -> Option<SelectStatement> {
         let edge = self.edge_select(schema, attr, ids, target)?;
         let mut inner = edge.select;
@@ -91,7 +91,7 @@ impl Builder<'_> {
         documents: Vec<String>,
         parent_ids: Vec<i64>,
         options: &PopulateOptions,
-        status: Status,
+        status: Scope,
     ) -> SelectStatement {
         let t = self.alias();
         let mut s = Sql::select();
@@ -99,7 +99,13 @@ impl Builder<'_> {
         s.from_as(Alias::new(&target.layout.table), Alias::new(&t))
             .and_where(col(&t, "document_id").is_in(documents))
             .and_where(col(&t, "id").is_not_in(parent_ids));
-        if let Some(term) = self.status_term(target, status, &t) {
+        if let Some(term) = self.status_term(target, status.status, &t) {
+            s.and_where(term);
+        }
+        if let Some(pf) = status.publication_filter
+            && target.draft_and_publish
+        {
+            let term = self.publication_filter(target, pf, status.status, &t);
             s.and_where(term);
         }
         if let Some(f) = &options.filters {
