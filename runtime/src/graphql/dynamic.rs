@@ -662,12 +662,12 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
                     .or_else(|| parent.get(&key))
             })
             .cloned();
-        let limits = ctx
-            .data::<SharedReader>()
-            .map_or((DEFAULT_LIMIT, MAX_LIMIT), |r| {
-                (r.default_limit(), r.max_limit())
-            });
         let window = if paged {
+            let limits = ctx
+                .data::<SharedReader>()
+                .map_or((DEFAULT_LIMIT, MAX_LIMIT), |r| {
+                    (r.default_limit(), r.max_limit())
+                });
             page_window(ctx.args.get("pagination"), limits)
         } else {
             Ok((0, usize::MAX))
@@ -677,15 +677,17 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
             && target
                 .as_deref()
                 .is_some_and(|uid| ctx.data::<SharedReader>().is_ok_and(|r| !r.can_read(uid)));
-        let path = serde_json::to_value(ctx.path_node).unwrap_or_default();
+        // The path, for an error only (it is an allocation per field otherwise).
+        let path_node = ctx.path_node;
+        let path = move || serde_json::to_value(path_node).unwrap_or_default();
         FieldFuture::new(async move {
             let Some(mut value) = found else {
                 if forbidden {
-                    return Err(into_error(forbidden_error(), &path, non_null));
+                    return Err(into_error(forbidden_error(), &path(), non_null));
                 }
-                return Err(not_served(&path, non_null));
+                return Err(not_served(&path(), non_null));
             };
-            let (start, limit) = window.map_err(|e| into_error(e, &path, non_null))?;
+            let (start, limit) = window.map_err(|e| into_error(e, &path(), non_null))?;
             if paged && let serde_json::Value::Array(items) = &mut value {
                 items.drain(..start.min(items.len()));
                 items.truncate(limit);

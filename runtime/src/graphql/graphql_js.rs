@@ -139,7 +139,7 @@ pub fn type_text(ty: &Ty) -> String {
     }
 }
 
-fn parsed_type(ty: &Type) -> Ty {
+pub(super) fn parsed_type(ty: &Type) -> Ty {
     let base = match &ty.base {
         BaseType::Named(name) => Ty::Named(name.to_string()),
         BaseType::List(inner) => Ty::List(Box::new(parsed_type(inner))),

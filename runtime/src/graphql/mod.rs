@@ -9,13 +9,16 @@
 //!
 //! The read queries and mutations of the model's content types resolve over a
 //! [`Reader`] (the HTTP server's store, `http/graphql.rs`; mutations go through the REST
-//! write path, their `data` converted by [`input`]). It gives its introspection ([`introspection_json`]) and SDL ([`sdl`], printed
-//! from the same registry as graphql-js prints, and checked against async-graphql's).
+//! write path, their `data` converted by [`input`]). Introspection is answered from the
+//! same registry as graphql-js answers it ([`introspect`], [`introspection_json`]), not by
+//! async-graphql; so is the SDL ([`sdl`], printed as graphql-js prints, and checked
+//! against async-graphql's).
 
 mod build;
 mod dynamic;
 pub mod graphql_js;
 pub mod input;
+pub mod introspect;
 pub mod ir;
 pub mod names;
 mod plugins;
@@ -231,22 +234,17 @@ pub fn sdl(model: &Model) -> String {
     sdl::print(&registry(model))
 }
 
-/// The answer to [`INTROSPECTION_QUERY`], as JSON (`{"data": {"__schema": …}}`).
+/// The answer to [`INTROSPECTION_QUERY`] for a model's schema, as JSON (`{"data":
+/// {"__schema": …}}`): graphql-js's, as Strapi serves it ([`introspect`], what
+/// `/graphql` answers too).
 ///
 /// # Errors
 ///
 /// [`GraphqlError::Introspection`] when the query answers errors.
-pub fn introspection(schema: &Schema) -> Result<serde_json::Value, GraphqlError> {
-    let response = block_on(schema.execute(INTROSPECTION_QUERY));
-    if !response.errors.is_empty() {
-        let messages: Vec<String> = response.errors.iter().map(|e| e.message.clone()).collect();
-        return Err(GraphqlError::Introspection(messages.join("; ")));
-    }
-    let data = response
-        .data
-        .into_json()
-        .map_err(|e| GraphqlError::Introspection(e.to_string()))?;
-    Ok(serde_json::json!({ "data": data }))
+pub fn introspection(model: &Model) -> Result<serde_json::Value, GraphqlError> {
+    introspect::Introspection::new(&registry(model))
+        .answer(INTROSPECTION_QUERY)
+        .map_err(GraphqlError::Introspection)
 }
 
 /// [`introspection`] as pretty JSON text.
@@ -254,8 +252,8 @@ pub fn introspection(schema: &Schema) -> Result<serde_json::Value, GraphqlError>
 /// # Errors
 ///
 /// As [`introspection`].
-pub fn introspection_json(schema: &Schema) -> Result<String, GraphqlError> {
-    let value = introspection(schema)?;
+pub fn introspection_json(model: &Model) -> Result<String, GraphqlError> {
+    let value = introspection(model)?;
     serde_json::to_string_pretty(&value).map_err(|e| GraphqlError::Introspection(e.to_string()))
 }
 

@@ -109,7 +109,7 @@ fn ty(t: &Ty) -> String {
 }
 
 /// A JSON default as a GraphQL literal (`{}`, `[]`, `"local"`, `{a: 1}`).
-fn value_literal(value: &serde_json::Value) -> String {
+pub(super) fn value_literal(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(s) => string(s),
         serde_json::Value::Array(items) => {

@@ -39,6 +39,8 @@ pub struct GraphqlState {
     view: Arc<graphql::view::View>,
     /// The schema's types (what graphql-js's messages and variable coercion read).
     registry: Arc<graphql::ir::Registry>,
+    /// The schema as graphql-js's introspection answers it (`__schema`, `__type`).
+    introspection: Arc<graphql::introspect::Introspection>,
 }
 
 impl GraphqlState {
@@ -52,11 +54,13 @@ impl GraphqlState {
             strict_params: false,
             ..config.query.clone()
         };
+        let registry = graphql::registry(store.model());
         GraphqlState {
             schema: graphql::schema(store.model()).map_err(|e| e.to_string()),
             query,
             view: Arc::new(graphql::view::View::of(store.model())),
-            registry: Arc::new(graphql::registry(store.model())),
+            introspection: Arc::new(graphql::introspect::Introspection::new(&registry)),
+            registry: Arc::new(registry),
         }
     }
 }
@@ -754,10 +758,15 @@ fn bad_request(message: &str) -> Response {
 
 /// An answer of Apollo's after the operation ran (its `Content-Type` is negotiated).
 fn json_response(status: StatusCode, body: &Value) -> Response {
+    ran_response(status, serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// [`json_response`] of JSON text already written.
+fn ran_response(status: StatusCode, body: Vec<u8>) -> Response {
     let mut response = (
         status,
         [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-        serde_json::to_vec(body).unwrap_or_default(),
+        body,
     )
         .into_response();
     response.extensions_mut().insert(Apollo::Ran);
@@ -964,7 +973,7 @@ fn introspection_errors(doc: &ExecutableDocument) -> Vec<Value> {
 async fn execute(
     state: Arc<AppState>,
     headers: &HeaderMap,
-    request: async_graphql::Request,
+    mut request: async_graphql::Request,
     verb: Verb,
 ) -> Response {
     if !preflighted(headers) {
@@ -1062,6 +1071,20 @@ async fn execute(
     if !bad_variables.is_empty() {
         return errors_response(StatusCode::BAD_REQUEST, bad_variables);
     }
+    // Parsed once: the executor takes this document instead of parsing the text again.
+    request.set_parsed_query(doc.clone());
+    // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
+    // async-graphql runs the rest of the document (nothing of it when the introspection
+    // selections are invalid: only their validation).
+    let introspection =
+        gql.introspection
+            .prepare(&doc, request.operation_name.as_deref(), &variables);
+    if let Some(prepared) = &introspection {
+        request.set_parsed_query(prepared.document.clone());
+        if !prepared.errors.is_empty() {
+            request = request.only_introspection();
+        }
+    }
     let registry = gql.registry.clone();
     let source = request.query.clone();
     let authorization = headers
@@ -1119,14 +1142,60 @@ async fn execute(
             .collect::<Vec<_>>();
         // async-graphql reports a conflict once per differing argument; graphql-js once.
         errors.dedup();
+        introspection_validation(introspection.as_ref(), &mut errors);
         return errors_response(StatusCode::BAD_REQUEST, errors);
+    }
+    if let Some(prepared) = introspection.as_ref().filter(|p| !p.errors.is_empty()) {
+        let mut errors = Vec::new();
+        introspection_validation(Some(prepared), &mut errors);
+        return errors_response(StatusCode::BAD_REQUEST, errors);
+    }
+    if response.errors.is_empty() && introspection.is_none() {
+        // Nothing to rewrite: the answer serialized as it is (`{"data": …}`).
+        return match serde_json::to_vec(&response) {
+            Ok(bytes) => ran_response(StatusCode::OK, bytes),
+            Err(e) => ApiError::Internal(e.to_string()).into_response(),
+        };
     }
     let mut body = match serde_json::to_value(&response) {
         Ok(v) => v,
         Err(e) => return ApiError::Internal(e.to_string()).into_response(),
     };
     strapi_errors(&mut body);
+    if let (Some(prepared), Some(data)) = (&introspection, body.get_mut("data")) {
+        prepared.merge(data);
+    }
     json_response(StatusCode::OK, &body)
+}
+
+/// The introspection selections' validation errors among async-graphql's, in the
+/// document's order.
+fn introspection_validation(
+    prepared: Option<&graphql::introspect::Prepared>,
+    errors: &mut Vec<Value>,
+) {
+    let Some(prepared) = prepared.filter(|p| !p.errors.is_empty()) else {
+        return;
+    };
+    let first = |e: &Value| {
+        let at = &e["locations"][0];
+        (
+            at["line"].as_u64().unwrap_or(0),
+            at["column"].as_u64().unwrap_or(0),
+        )
+    };
+    errors.extend(prepared.errors.iter().map(|(message, at)| {
+        let locations: Vec<Value> = at
+            .iter()
+            .map(|(line, column)| json!({"line": line, "column": column}))
+            .collect();
+        json!({
+            "message": message,
+            "locations": locations,
+            "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"},
+        })
+    }));
+    errors.sort_by_key(first);
 }
 
 /// Apollo's answer shape: a resolver's error has its `path` and no `locations`; a
