@@ -22,6 +22,8 @@ pub mod introspect;
 pub mod ir;
 pub mod names;
 mod plugins;
+
+pub use plugins::OPERATORS as FILTER_OPERATORS;
 mod sdl;
 pub mod view;
 

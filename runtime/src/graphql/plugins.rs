@@ -23,9 +23,10 @@ const FILTERED_SCALARS: [&str; 10] = [
     "ID", "Boolean", "String", "Int", "Long", "Float", "Date", "Time", "DateTime", "JSON",
 ];
 
-/// Strapi's filter operators, in order; `and`, `or`, `in`, `notIn` and `between` take
-/// lists, `not` the filter itself, `null` and `notNull` booleans.
-const OPERATORS: [&str; 22] = [
+/// Strapi's filter operators as GraphQL names them (REST's, without `$`), in order;
+/// `and`, `or`, `in`, `notIn` and `between` take lists, `not` the filter itself, `null`
+/// and `notNull` booleans.
+pub const OPERATORS: [&str; 22] = [
     "and",
     "or",
     "not",

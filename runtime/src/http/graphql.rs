@@ -109,34 +109,6 @@ fn internal(e: &dyn std::fmt::Display) -> ReadError {
     }
 }
 
-/// Strapi's filter operators as GraphQL names them (without `$`).
-const OPERATORS: &[&str] = &[
-    "and",
-    "or",
-    "not",
-    "eq",
-    "eqi",
-    "ne",
-    "nei",
-    "lt",
-    "lte",
-    "gt",
-    "gte",
-    "in",
-    "notIn",
-    "contains",
-    "notContains",
-    "containsi",
-    "notContainsi",
-    "null",
-    "notNull",
-    "between",
-    "startsWith",
-    "startsWithi",
-    "endsWith",
-    "endsWithi",
-];
-
 /// Percent-encodes everything but unreserved characters.
 fn encode(text: &str, out: &mut String) {
     for b in text.bytes() {
@@ -154,7 +126,7 @@ fn push_pairs(key: &str, value: &Value, filters: bool, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                let name = if filters && OPERATORS.contains(&k.as_str()) {
+                let name = if filters && graphql::FILTER_OPERATORS.contains(&k.as_str()) {
                     format!("${k}")
                 } else {
                     k.clone()
@@ -884,6 +856,19 @@ impl<'a> DepthWalk<'a> {
     }
 }
 
+/// A `GRAPHQL_VALIDATION_FAILED` error at `(line, column)` positions.
+fn validation_error(message: &str, at: &[(usize, usize)]) -> Value {
+    let locations: Vec<Value> = at
+        .iter()
+        .map(|(line, column)| json!({"line": line, "column": column}))
+        .collect();
+    json!({
+        "message": message,
+        "locations": locations,
+        "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"},
+    })
+}
+
 /// async-graphql's validation messages in graphql-js's words, where they say the same.
 fn graphql_js_message(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("Unknown field ") {
@@ -1129,15 +1114,7 @@ async fn execute(
                 let (message, at) =
                     graphql::graphql_js::rewrite(&registry, &source, &doc, &e.message, &at)
                         .unwrap_or_else(|| (graphql_js_message(&e.message), at));
-                let locations: Vec<Value> = at
-                    .iter()
-                    .map(|(line, column)| json!({"line": line, "column": column}))
-                    .collect();
-                json!({
-                    "message": message,
-                    "locations": locations,
-                    "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"},
-                })
+                validation_error(&message, &at)
             })
             .collect::<Vec<_>>();
         // async-graphql reports a conflict once per differing argument; graphql-js once.
@@ -1184,17 +1161,12 @@ fn introspection_validation(
             at["column"].as_u64().unwrap_or(0),
         )
     };
-    errors.extend(prepared.errors.iter().map(|(message, at)| {
-        let locations: Vec<Value> = at
+    errors.extend(
+        prepared
+            .errors
             .iter()
-            .map(|(line, column)| json!({"line": line, "column": column}))
-            .collect();
-        json!({
-            "message": message,
-            "locations": locations,
-            "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"},
-        })
-    }));
+            .map(|(message, at)| validation_error(message, at)),
+    );
     errors.sort_by_key(first);
 }
 
