@@ -8,7 +8,7 @@
 //! Strapi's rules ([`names`]), never a list of one model's names.
 //!
 //! The read queries and mutations of the model's content types resolve over a
-//! [`Reader`] (the HTTP server's store, `http/graphql.rs`; mutations go through the REST
+//! [`Reader`] (the HTTP server's store, `http/graphql/`; mutations go through the REST
 //! write path, their `data` converted by [`input`]). Introspection is answered from the
 //! same registry as graphql-js answers it ([`introspect`], [`introspection_json`]), not by
 //! async-graphql; so is the SDL ([`sdl`], printed as graphql-js prints, and checked

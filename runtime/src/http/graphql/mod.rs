@@ -1,0 +1,749 @@
+//! `/graphql` (features `http` and `graphql`, off unless `ServerConfig::graphql` enables
+//! it): Strapi 5.54's GraphQL queries and mutations over the same store, grants, query
+//! parser and write path as REST.
+//!
+//! A root read query's arguments (`filters`, `pagination`, `sort`, `status`, `locale`)
+//! are written as the REST query string that means the same (`filters[title][$eq]=…`),
+//! parsed by `parse_query` with the caller's grants and the GraphQL page sizes, and read
+//! by `Store::find_page`/`find_entry`; the entries' JSON is what the other fields read.
+//! Mutations go through the REST write path. The schema is built once, when the router
+//! is made.
+//!
+//! This module holds the routes, the order of the checks and the answer's shape;
+//! `reader.rs` the store behind the root fields, `writer.rs` the mutations, `checks.rs`
+//! what is refused before an operation runs.
+
+use std::sync::Arc;
+
+use async_graphql::Positioned;
+use async_graphql::parser::types::{
+    DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
+};
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use super::{ApiError, AppState, ServerConfig, permissions::RolePermissions};
+use crate::graphql::{
+    self, Populate, ReadError, Reader, RootField, RootKind, Schema, SharedReader,
+};
+use crate::query::{self, QueryConfig, QueryError};
+use crate::store::Store;
+use crate::write::{self as writes, WriteError, WriteRequest, WriteStatus};
+
+/// Strapi's `depthLimit` (the oracle's `config/plugins.js`).
+pub const DEPTH_LIMIT: usize = 10;
+
+/// The schema and query settings the handler shares.
+pub struct GraphqlState {
+    schema: Result<Schema, String>,
+    query: QueryConfig,
+    /// The model as the plugin sees it (what a mutation's `data` is converted with).
+    view: Arc<graphql::view::View>,
+    /// The schema's types (what graphql-js's messages and variable coercion read).
+    registry: Arc<graphql::ir::Registry>,
+    /// The schema as graphql-js's introspection answers it (`__schema`, `__type`).
+    introspection: Arc<graphql::introspect::Introspection>,
+}
+
+impl GraphqlState {
+    /// Builds the schema of the store's model.
+    pub fn new(store: &Store, config: &ServerConfig) -> Self {
+        let query = QueryConfig {
+            default_limit: config.graphql.default_limit,
+            max_limit: Some(config.graphql.max_limit),
+            with_count: true,
+            // The GraphQL schema already decides which arguments exist.
+            strict_params: false,
+            ..config.query.clone()
+        };
+        let registry = graphql::registry(store.model());
+        GraphqlState {
+            schema: graphql::schema(store.model()).map_err(|e| e.to_string()),
+            query,
+            view: Arc::new(graphql::view::View::of(store.model())),
+            introspection: Arc::new(graphql::introspect::Introspection::new(&registry)),
+            registry: Arc::new(registry),
+        }
+    }
+}
+
+mod checks;
+mod reader;
+mod writer;
+
+use checks::*;
+use reader::*;
+
+/// `POST /graphql`: `{query, variables, operationName}` as JSON.
+pub async fn post(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+    let response = match serde_json::from_slice::<async_graphql::Request>(&body) {
+        Ok(request) => execute(state, &headers, request, Verb::Post).await,
+        Err(e) => bad_request(&format!("POST body must be a GraphQL request: {e}")),
+    };
+    negotiated(&headers, response)
+}
+
+/// What kind of answer of Apollo Server's a response is (its `Content-Type` is then
+/// negotiated); a response without it (a 401 of Strapi's authentication) keeps its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Apollo {
+    /// Refused before the operation ran (`errorResponse`: the negotiated type, else JSON).
+    Refused,
+    /// The operation's result, errors included (`runHttpQuery`: the negotiated type,
+    /// else a 406).
+    Ran,
+}
+
+/// The media types Apollo Server offers for a single result, in its order.
+const OFFERED: [&str; 3] = [
+    "application/json; charset=utf-8",
+    "application/graphql-response+json; charset=utf-8",
+    "application/json; callbackSpec=1.0; charset=utf-8",
+];
+
+/// Apollo's `chooseContentTypeForSingleResultResponse`: JSON without `Accept`, else the
+/// offer `Accept` prefers; a result nothing acceptable can carry is a 406 (after the
+/// operation ran, as in Apollo).
+fn negotiated(headers: &HeaderMap, mut response: Response) -> Response {
+    let Some(kind) = response.extensions().get::<Apollo>().copied() else {
+        return response;
+    };
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty());
+    let chosen = match accept {
+        None => Some(OFFERED[0]),
+        Some(accept) => super::accept::preferred(accept, &OFFERED),
+    };
+    let content_type = match (chosen, kind) {
+        (Some(t), _) => t,
+        (None, Apollo::Refused) => OFFERED[0],
+        (None, Apollo::Ran) => {
+            let message = format!(
+                "An 'accept' header was provided for this request which does not accept {} or {}",
+                OFFERED[0], OFFERED[1]
+            );
+            return refused_response(
+                StatusCode::NOT_ACCEPTABLE,
+                vec![json!({"message": message, "extensions": {"code": "BAD_REQUEST"}})],
+            );
+        }
+    };
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static(content_type),
+    );
+    response
+}
+
+/// `GET /graphql?query=…&variables=…&operationName=…`.
+pub async fn get(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let mut query = None;
+    let mut variables = None;
+    let mut operation = None;
+    for (k, v) in form_pairs(raw.as_deref().unwrap_or("")) {
+        match k.as_str() {
+            "query" => query = Some(v),
+            "variables" => variables = Some(v),
+            "operationName" => operation = Some(v),
+            _ => {}
+        }
+    }
+    let Some(query) = query else {
+        return bad_request("GET query missing.");
+    };
+    let mut request = async_graphql::Request::new(query);
+    if let Some(name) = operation.filter(|n| !n.is_empty()) {
+        request = request.operation_name(name);
+    }
+    if let Some(text) = variables.filter(|t| !t.is_empty()) {
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) => request = request.variables(async_graphql::Variables::from_json(v)),
+            Err(_) => return bad_request("Variables are invalid JSON."),
+        }
+    }
+    negotiated(&headers, execute(state, &headers, request, Verb::Get).await)
+}
+
+fn form_pairs(raw: &str) -> Vec<(String, String)> {
+    raw.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => match (hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
+                (Some(hi), Some(lo)) => {
+                    out.push(hi * 16 + lo);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: Option<&u8>) -> Option<u8> {
+    char::from(*b?)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
+}
+
+fn bad_request(message: &str) -> Response {
+    refused_response(
+        StatusCode::BAD_REQUEST,
+        vec![json!({"message": message, "extensions": {"code": "BAD_REQUEST"}})],
+    )
+}
+
+/// An answer of Apollo's after the operation ran (its `Content-Type` is negotiated).
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    ran_response(status, serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// [`json_response`] of JSON text already written.
+fn ran_response(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut response = (
+        status,
+        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        body,
+    )
+        .into_response();
+    response.extensions_mut().insert(Apollo::Ran);
+    response
+}
+
+/// Apollo's refusal of a request before the operation runs (a bad body, CSRF).
+fn refused_response(status: StatusCode, errors: Vec<Value>) -> Response {
+    let mut response = errors_response(status, errors);
+    response.extensions_mut().insert(Apollo::Refused);
+    response
+}
+
+fn errors_response(status: StatusCode, errors: Vec<Value>) -> Response {
+    json_response(status, &json!({ "errors": errors }))
+}
+
+/// The HTTP method a GraphQL request came with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Get,
+    Post,
+}
+
+async fn execute(
+    state: Arc<AppState>,
+    headers: &HeaderMap,
+    mut request: async_graphql::Request,
+    verb: Verb,
+) -> Response {
+    if !preflighted(headers) {
+        return refused_response(
+            StatusCode::BAD_REQUEST,
+            vec![json!({"message": CSRF_MESSAGE, "extensions": {"code": "BAD_REQUEST"}})],
+        );
+    }
+    let doc = match async_graphql::parser::parse_query(&request.query) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let locations: Vec<Value> = e
+                .positions()
+                .map(|p| json!({"line": p.line, "column": p.column}))
+                .collect();
+            return errors_response(
+                StatusCode::BAD_REQUEST,
+                vec![json!({
+                    "message": format!("Syntax Error: {e}"),
+                    "locations": locations,
+                    "extensions": {"code": "GRAPHQL_PARSE_FAILED"},
+                })],
+            );
+        }
+    };
+    // graphql-depth-limit throws on a fragment the document does not define.
+    if graphql::graphql_js::reaches_unknown_fragment(&doc, DEPTH_LIMIT) {
+        return errors_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            vec![json!({
+                "message": "Internal server error",
+                "extensions": {"code": "INTERNAL_SERVER_ERROR"},
+            })],
+        );
+    }
+    // Apollo refuses a mutation over GET (a link or an image could send it), once Strapi
+    // has authenticated the caller (an API token's `last_used_at` moves; a bad one is a
+    // 401).
+    if verb == Verb::Get && runs_mutation(&doc, request.operation_name.as_deref()) {
+        let auth_state = Arc::clone(&state);
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .map(|v| v.as_bytes().to_vec());
+        let checked = tokio::task::spawn_blocking(move || {
+            auth_state
+                .permissions
+                .grants(authorization.as_deref())
+                .map(|_| ())
+        })
+        .await;
+        match checked {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return e.into_response(),
+            Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+        }
+        let mut res = errors_response(
+            StatusCode::METHOD_NOT_ALLOWED,
+            vec![json!({
+                "message": "GET requests only support query operations, not mutation operations",
+                "extensions": {"code": "BAD_REQUEST"},
+            })],
+        );
+        res.headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+        return res;
+    }
+    if !state.config.graphql.introspection {
+        let refused = introspection_errors(&doc);
+        if !refused.is_empty() {
+            return errors_response(StatusCode::BAD_REQUEST, refused);
+        }
+    }
+    let too_deep = depth_errors(&doc, DEPTH_LIMIT);
+    if !too_deep.is_empty() {
+        return errors_response(StatusCode::BAD_REQUEST, too_deep);
+    }
+    let Some(gql) = state.graphql.as_ref() else {
+        return ApiError::NotFound.into_response();
+    };
+    if !state.config.graphql.enabled {
+        return ApiError::NotFound.into_response();
+    }
+    let schema = match &gql.schema {
+        Ok(schema) => schema.clone(),
+        Err(e) => return ApiError::Internal(e.clone()).into_response(),
+    };
+    // graphql-js coerces the variables before it executes (Apollo: 400 BAD_USER_INPUT).
+    let variables = serde_json::to_value(&request.variables).unwrap_or(Value::Null);
+    let bad_variables = graphql::graphql_js::variable_errors(
+        &gql.registry,
+        &doc,
+        request.operation_name.as_deref(),
+        &variables,
+    );
+    if !bad_variables.is_empty() {
+        return errors_response(StatusCode::BAD_REQUEST, bad_variables);
+    }
+    // Parsed once: the executor takes this document instead of parsing the text again.
+    request.set_parsed_query(doc.clone());
+    // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
+    // async-graphql runs the rest of the document (nothing of it when the introspection
+    // selections are invalid: only their validation).
+    let introspection =
+        gql.introspection
+            .prepare(&doc, request.operation_name.as_deref(), &variables);
+    if let Some(prepared) = &introspection {
+        request.set_parsed_query(prepared.document.clone());
+        if !prepared.errors.is_empty() {
+            request = request.only_introspection();
+        }
+    }
+    let registry = gql.registry.clone();
+    let source = request.query.clone();
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .map(|v| v.as_bytes().to_vec());
+    let query = gql.query.clone();
+    let view = gql.view.clone();
+    // Credentials and the resolvers read the store synchronously: off the event loop.
+    let answer = tokio::task::spawn_blocking(move || {
+        let caller = state.permissions.caller(authorization.as_deref())?;
+        let reader: SharedReader = Arc::new(StoreReader {
+            store: state.store.clone(),
+            grants: caller.grants,
+            user: caller.user,
+            query,
+            view,
+        });
+        Ok::<_, ApiError>(graphql::block_on(schema.execute(request.data(reader))))
+    })
+    .await;
+    let response = match answer {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return e.into_response(),
+        Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+    };
+    let validation_failed = !response.errors.is_empty()
+        && response.data == async_graphql::Value::Null
+        && response.errors.iter().all(|e| {
+            let resolved = e
+                .extensions
+                .as_ref()
+                .is_some_and(|x| x.get(graphql::PATH_EXTENSION).is_some());
+            e.path.is_empty() && !resolved
+        });
+    if validation_failed {
+        let mut errors = response
+            .errors
+            .iter()
+            .map(|e| {
+                let at: Vec<(usize, usize)> =
+                    e.locations.iter().map(|p| (p.line, p.column)).collect();
+                let (message, at) =
+                    graphql::graphql_js::rewrite(&registry, &source, &doc, &e.message, &at)
+                        .unwrap_or_else(|| (graphql_js_message(&e.message), at));
+                validation_error(&message, &at)
+            })
+            .collect::<Vec<_>>();
+        // async-graphql reports a conflict once per differing argument; graphql-js once.
+        errors.dedup();
+        introspection_validation(introspection.as_ref(), &mut errors);
+        return errors_response(StatusCode::BAD_REQUEST, errors);
+    }
+    if let Some(prepared) = introspection.as_ref().filter(|p| !p.errors.is_empty()) {
+        let mut errors = Vec::new();
+        introspection_validation(Some(prepared), &mut errors);
+        return errors_response(StatusCode::BAD_REQUEST, errors);
+    }
+    if response.errors.is_empty() && introspection.is_none() {
+        // Nothing to rewrite: the answer serialized as it is (`{"data": …}`).
+        return match serde_json::to_vec(&response) {
+            Ok(bytes) => ran_response(StatusCode::OK, bytes),
+            Err(e) => ApiError::Internal(e.to_string()).into_response(),
+        };
+    }
+    let mut body = match serde_json::to_value(&response) {
+        Ok(v) => v,
+        Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+    };
+    strapi_errors(&mut body);
+    if let (Some(prepared), Some(data)) = (&introspection, body.get_mut("data")) {
+        prepared.merge(data);
+    }
+    json_response(StatusCode::OK, &body)
+}
+
+/// The introspection selections' validation errors among async-graphql's, in the
+/// document's order.
+fn introspection_validation(
+    prepared: Option<&graphql::introspect::Prepared>,
+    errors: &mut Vec<Value>,
+) {
+    let Some(prepared) = prepared.filter(|p| !p.errors.is_empty()) else {
+        return;
+    };
+    let first = |e: &Value| {
+        let at = &e["locations"][0];
+        (
+            at["line"].as_u64().unwrap_or(0),
+            at["column"].as_u64().unwrap_or(0),
+        )
+    };
+    errors.extend(
+        prepared
+            .errors
+            .iter()
+            .map(|(message, at)| validation_error(message, at)),
+    );
+    errors.sort_by_key(first);
+}
+
+/// Apollo's answer shape: a resolver's error has its `path` and no `locations`; a
+/// failed non-null root field nulls `data`, a nullable one is `null` in it.
+fn strapi_errors(body: &mut Value) {
+    let mut null_data = false;
+    let mut null_paths: Vec<Vec<Value>> = Vec::new();
+    if let Some(Value::Array(errors)) = body.get_mut("errors") {
+        for error in errors {
+            let Some(map) = error.as_object_mut() else {
+                continue;
+            };
+            let Some(Value::Object(ext)) = map.get_mut("extensions") else {
+                continue;
+            };
+            let path = ext.remove(graphql::PATH_EXTENSION);
+            let non_null = ext.remove(graphql::NON_NULL_EXTENSION);
+            // A plain `Error` (no Strapi error in `extensions`) keeps its `locations`.
+            let plain = !ext.contains_key("error");
+            if let Some(path) = path {
+                let mut segments = path.as_array().cloned().unwrap_or_default();
+                // A non-null field's error nulls its parent (one level; graphql-js goes
+                // on while the parent is non-null too).
+                if non_null == Some(Value::Bool(true)) {
+                    segments.pop();
+                }
+                if segments.is_empty() {
+                    null_data = true;
+                } else {
+                    null_paths.push(segments);
+                }
+                if !plain {
+                    map.remove("locations");
+                }
+                // `path` before `extensions`, as Apollo writes it.
+                let extensions = map.remove("extensions");
+                map.insert("path".into(), path);
+                if let Some(extensions) = extensions {
+                    map.insert("extensions".into(), extensions);
+                }
+            }
+        }
+    }
+    let Some(object) = body.as_object_mut() else {
+        return;
+    };
+    if null_data {
+        object.insert("data".into(), Value::Null);
+    } else {
+        let data = object
+            .entry("data")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if data.is_null() && !null_paths.is_empty() {
+            *data = Value::Object(Map::new());
+        }
+        for path in null_paths {
+            set_null(data, &path);
+        }
+    }
+}
+
+/// Sets the value at `path` (keys and indexes) to `null`, where its parent exists.
+fn set_null(mut at: &mut Value, path: &[Value]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    for segment in parents {
+        let next = match (segment, at) {
+            (Value::String(k), Value::Object(map)) => map.get_mut(k),
+            (Value::Number(n), Value::Array(items)) => n
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| items.get_mut(i)),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => return,
+        }
+    }
+    match (last, at) {
+        (Value::String(k), Value::Object(map)) => {
+            map.insert(k.clone(), Value::Null);
+        }
+        (Value::Number(n), Value::Array(items)) => {
+            if let Some(item) = n
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| items.get_mut(i))
+            {
+                *item = Value::Null;
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn arguments_become_the_rest_query_that_means_the_same() {
+        let raw = query_string(&args(json!({
+            "filters": {"or": [{"title": {"containsi": "a&b"}}], "author": {"name": {"null": true}}},
+            "sort": ["title:asc"],
+            "pagination": {"page": 2, "pageSize": 5},
+            "status": "DRAFT",
+            "locale": "fr",
+            "documentId": "x",
+        })))
+        .unwrap();
+        assert_eq!(
+            raw,
+            "filters%5B%24or%5D%5B0%5D%5Btitle%5D%5B%24containsi%5D=a%26b\
+             &filters%5Bauthor%5D%5Bname%5D%5B%24null%5D=true\
+             &sort%5B0%5D=title%3Aasc&pagination%5Bpage%5D=2&pagination%5BpageSize%5D=5\
+             &status=draft&locale=fr"
+        );
+        assert_eq!(
+            query_string(&args(json!({"hasPublishedVersion": false}))).unwrap(),
+            "hasPublishedVersion=false"
+        );
+        assert_eq!(
+            query_string(&args(
+                json!({"publicationFilter": "HAS_PUBLISHED_VERSION_DOCUMENT"})
+            ))
+            .unwrap(),
+            "publicationFilter=has-published-version-document"
+        );
+        assert_eq!(
+            query_string(&args(json!({"hasPublishedVersion": null}))).unwrap(),
+            ""
+        );
+        assert!(query_string(&args(json!({"unknown": 1}))).is_err());
+    }
+
+    #[test]
+    fn zone_members_and_localizations_become_rest_populate() {
+        let mut author = Populate::default();
+        author
+            .0
+            .insert("author".into(), graphql::PopulateNode::default());
+        let mut on = std::collections::BTreeMap::new();
+        on.insert("shared.quote".into(), author);
+        on.insert("shared.rich-text".into(), Populate::default());
+        let mut populate = Populate::default();
+        populate.0.insert(
+            "blocks".into(),
+            graphql::PopulateNode {
+                on,
+                ..Default::default()
+            },
+        );
+        populate
+            .0
+            .insert("localizations".into(), graphql::PopulateNode::default());
+        let mut pairs = Vec::new();
+        populate_pairs("populate", &populate, &mut pairs);
+        let decoded: Vec<String> = pairs.iter().map(|p| decode(p)).collect();
+        assert_eq!(
+            decoded,
+            [
+                "populate[blocks][on][shared.quote][populate][author]=true",
+                "populate[blocks][on][shared.rich-text]=true",
+                "populate[localizations][sort][0]=id:asc",
+            ]
+        );
+    }
+
+    #[test]
+    fn get_parameters_decode_without_panicking() {
+        assert_eq!(decode("a%20b+c%"), "a b c%");
+        assert_eq!(decode("%C3%A9%zz%4"), "é%zz%4");
+        assert_eq!(decode("é%"), "é%");
+    }
+
+    #[test]
+    fn the_depth_limit_counts_as_graphql_depth_limit() {
+        let depth = |q: &str| {
+            let doc = async_graphql::parser::parse_query(q).unwrap();
+            depth_errors(&doc, 2)
+        };
+        assert!(depth("{ a { b { c } } }").is_empty());
+        assert!(depth("{ a { b { __typename c { __schema } } } }").len() == 1);
+        assert!(depth("{ a { b { __c { d { e } } } } }").is_empty());
+        let errors = depth("query Q { a { ...F } } fragment F on T { b { c { d } } }");
+        assert_eq!(errors.len(), 1);
+        assert_eq!(
+            errors[0]["message"],
+            "'Q' exceeds maximum operation depth of 2"
+        );
+        // A fragment cycle is not followed again.
+        assert!(
+            depth("{ a { ...F } } fragment F on T { ...G } fragment G on T { ...F }").is_empty()
+        );
+    }
+}
+
+/// No N+1: a nested GraphQL query runs the statements of the REST populate of the same
+/// shape (counted on this thread: SQLite runs them on the caller's), however many entries
+/// its page holds.
+#[cfg(test)]
+mod statement_count {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::store::seam::record_statements;
+
+    fn blog_store() -> Arc<Store> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/blog");
+        let model =
+            Arc::new(crate::schema::load(&std::path::Path::new(root).join("schemas")).unwrap());
+        let url = crate::store::DatabaseUrl::parse(&format!("sqlite://{root}/strapi.db?mode=ro"))
+            .unwrap();
+        Arc::new(Store::open_existing(&url, model, 1).unwrap())
+    }
+
+    fn graphql_statements(store: &Arc<Store>, page: usize) -> (Value, usize) {
+        let model = store.model();
+        let schema = graphql::schema(model).unwrap();
+        let reader: SharedReader = Arc::new(StoreReader {
+            store: store.clone(),
+            grants: Arc::new(RolePermissions::all(model)),
+            user: None,
+            query: QueryConfig::default(),
+            view: Arc::new(graphql::view::View::of(model)),
+        });
+        let query = format!(
+            "{{ articles(pagination: {{pageSize: {page}}}, sort: \"title\") {{ title \
+             author {{ name articles {{ title }} }} tags {{ name }} category {{ name }} }} }}"
+        );
+        let request = async_graphql::Request::new(query).data(reader);
+        let (response, statements) =
+            record_statements(|| graphql::block_on(schema.execute(request)));
+        assert!(response.errors.is_empty(), "{:?}", response.errors);
+        (response.data.into_json().unwrap(), statements.len())
+    }
+
+    fn rest_statements(store: &Arc<Store>, page: usize) -> usize {
+        let model = store.model();
+        let articles = model.by_plural("articles").unwrap().id;
+        let raw = format!(
+            "pagination[pageSize]={page}&sort=title&populate[author][populate][articles]=true\
+             &populate[tags]=true&populate[category]=true"
+        );
+        let q = query::parse_query(
+            &raw,
+            model,
+            articles,
+            &crate::query::Permissions::all(model),
+            &QueryConfig::default(),
+        )
+        .unwrap();
+        let (page, statements) = record_statements(|| store.find_page(&q).unwrap());
+        assert!(!page.entries.is_empty());
+        statements.len()
+    }
+
+    #[test]
+    fn a_nested_query_runs_the_statements_of_the_rest_populate() {
+        let store = blog_store();
+        let (few, few_statements) = graphql_statements(&store, 2);
+        let (many, many_statements) = graphql_statements(&store, 20);
+        assert_eq!(few["articles"].as_array().unwrap().len(), 2);
+        assert_eq!(many["articles"].as_array().unwrap().len(), 20);
+        assert!(few_statements > 1, "{few_statements}");
+        assert_eq!(
+            few_statements, many_statements,
+            "statements grow with the page"
+        );
+        assert!(
+            many_statements <= rest_statements(&store, 20),
+            "GraphQL ran {many_statements} statements, REST {}",
+            rest_statements(&store, 20)
+        );
+    }
+}
