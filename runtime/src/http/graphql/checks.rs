@@ -133,7 +133,31 @@ pub(super) fn graphql_js_message(message: &str) -> String {
     {
         return format!("Field {field} is not defined by type {ty}.");
     }
+    // `NoUnusedVariablesRule` and `NoUnusedFragmentsRule`.
+    if let Some(rest) = message.strip_prefix("Variable ") {
+        if let Some((variable, operation)) = rest.split_once(" is not used by operation ") {
+            return format!("Variable {variable} is never used in operation {operation}.");
+        }
+        if let Some(variable) = rest.strip_suffix(" is not used") {
+            return format!("Variable {variable} is never used.");
+        }
+    }
+    if message.starts_with("Fragment ") && message.ends_with(" is never used") {
+        return format!("{message}.");
+    }
     message.to_owned()
+}
+
+/// graphql-js's `getOperationAST` failures in Apollo's words (`OPERATION_RESOLUTION_FAILURE`,
+/// without locations), for async-graphql's messages of the same cases.
+pub(super) fn operation_resolution_error(message: &str) -> Option<Value> {
+    let message = if message == "Operation name required in request." {
+        "Must provide operation name if query contains multiple operations.".to_owned()
+    } else {
+        let name = message.strip_prefix("Unknown operation named ")?;
+        format!("Unknown operation named {}.", name.trim_end_matches('.'))
+    };
+    Some(json!({"message": message, "extensions": {"code": "OPERATION_RESOLUTION_FAILURE"}}))
 }
 
 /// Whether the operation the request runs is a mutation (the named one, else the only

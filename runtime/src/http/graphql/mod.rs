@@ -406,6 +406,9 @@ async fn execute(
             .errors
             .iter()
             .map(|e| {
+                if let Some(error) = operation_resolution_error(&e.message) {
+                    return error;
+                }
                 let at: Vec<(usize, usize)> =
                     e.locations.iter().map(|p| (p.line, p.column)).collect();
                 let (message, at) =
