@@ -161,7 +161,7 @@ pub(super) fn operation_resolution_error(message: &str) -> Option<Value> {
 }
 
 /// Whether the operation the request runs is a mutation (the named one, else the only
-/// one; an ambiguous document is left to the executor, which refuses it).
+/// one, named or not; an ambiguous document is left to the executor, which refuses it).
 pub(super) fn runs_mutation(doc: &ExecutableDocument, name: Option<&str>) -> bool {
     use async_graphql::parser::types::OperationType;
     let op = match (&doc.operations, name) {
@@ -170,6 +170,8 @@ pub(super) fn runs_mutation(doc: &ExecutableDocument, name: Option<&str>) -> boo
             .iter()
             .find(|(n, _)| n.as_str() == name)
             .map(|(_, op)| op),
+        // One named operation runs without being named.
+        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next(),
         (DocumentOperations::Multiple(_), None) => None,
     };
     op.is_some_and(|op| op.node.ty == OperationType::Mutation)
