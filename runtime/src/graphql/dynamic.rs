@@ -508,7 +508,7 @@ pub type SharedReader = Arc<dyn Reader>;
 
 /// How a field's value is turned into GraphQL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     /// A scalar: the JSON as is.
     Scalar,
     /// `ID`: text (a component's numeric id is written as a string, as graphql-js does).
@@ -610,7 +610,7 @@ fn unserved(non_null: bool) -> Resolve {
     })
 }
 
-fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
+pub(crate) fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
     match reg.types.get(ty.base()).map(|t| &t.kind) {
         Some(Kind::Scalar { .. }) if ty.base() == "Long" => Shape::Long,
         Some(Kind::Scalar { .. }) if ty.base() == "Time" => Shape::Time,
@@ -723,31 +723,29 @@ fn to_field_value(value: serde_json::Value, shape: Shape) -> Option<FieldValue<'
                     None => FieldValue::NULL,
                 }
             }
-            Shape::Id => match &value {
-                serde_json::Value::Number(n) => FieldValue::value(Value::String(n.to_string())),
-                _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
-            },
-            Shape::Long => match &value {
-                // A safe integer is a number; a larger one stays text, as Strapi's
-                // `Long` serializes it.
-                serde_json::Value::String(s) => match s.parse::<i64>() {
-                    Ok(n) if n.unsigned_abs() < (1 << 53) => FieldValue::value(Value::from(n)),
-                    _ => FieldValue::value(Value::String(s.clone())),
-                },
-                _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
-            },
-            Shape::Time => match &value {
-                serde_json::Value::String(s) => FieldValue::value(Value::String(time_text(s))),
-                _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
-            },
-            Shape::Enum => match &value {
-                serde_json::Value::String(s) => {
-                    FieldValue::value(Value::Enum(Name::new(names::enum_value(s))))
-                }
+            Shape::Enum => match scalar_value(value, shape) {
+                Value::String(name) => FieldValue::value(Value::Enum(Name::new(name))),
                 _ => FieldValue::NULL,
             },
-            _ => FieldValue::value(Value::from_json(value).unwrap_or(Value::Null)),
+            _ => FieldValue::value(scalar_value(value, shape)),
         }),
+    }
+}
+
+/// A leaf's JSON as GraphQL gives it: `ID` as text, a safe `Long` as a number (a larger
+/// one stays text, as Strapi's `Long` serializes it), `Time` with its fraction, an enum
+/// value by its GraphQL name (as text here), anything else as it is.
+pub(crate) fn scalar_value(value: serde_json::Value, shape: Shape) -> Value {
+    match (shape, value) {
+        (Shape::Id, serde_json::Value::Number(n)) => Value::String(n.to_string()),
+        (Shape::Long, serde_json::Value::String(s)) => match s.parse::<i64>() {
+            Ok(n) if n.unsigned_abs() < (1 << 53) => Value::from(n),
+            _ => Value::String(s),
+        },
+        (Shape::Time, serde_json::Value::String(s)) => Value::String(time_text(&s)),
+        (Shape::Enum, serde_json::Value::String(s)) => Value::String(names::enum_value(&s)),
+        (Shape::Enum, _) => Value::Null,
+        (_, value) => Value::from_json(value).unwrap_or(Value::Null),
     }
 }
 

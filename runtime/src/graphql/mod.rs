@@ -22,8 +22,10 @@ pub mod introspect;
 pub mod ir;
 pub mod names;
 mod plugins;
+mod project;
 
 pub use plugins::OPERATORS as FILTER_OPERATORS;
+pub use project::Plain;
 mod sdl;
 pub mod view;
 

@@ -46,6 +46,10 @@ pub struct GraphqlState {
     registry: Arc<graphql::ir::Registry>,
     /// The schema as graphql-js's introspection answers it (`__schema`, `__type`).
     introspection: Arc<graphql::introspect::Introspection>,
+    /// The root fields the store answers and the fields that load something (what the
+    /// fast path of plain reads walks with).
+    roots: Arc<std::collections::HashMap<String, RootField>>,
+    catalog: Arc<graphql::Catalog>,
 }
 
 impl GraphqlState {
@@ -65,6 +69,8 @@ impl GraphqlState {
             query,
             view: Arc::new(graphql::view::View::of(store.model())),
             introspection: Arc::new(graphql::introspect::Introspection::new(&registry)),
+            roots: Arc::new(graphql::roots(store.model(), &registry)),
+            catalog: Arc::new(graphql::catalog(store.model())),
             registry: Arc::new(registry),
         }
     }
@@ -375,6 +381,11 @@ async fn execute(
     let query = gql.query.clone();
     let view = gql.view.clone();
     // Credentials and the resolvers read the store synchronously: off the event loop.
+    let plain = (introspection.is_none()).then(|| PlainParts {
+        registry: gql.registry.clone(),
+        roots: gql.roots.clone(),
+        catalog: gql.catalog.clone(),
+    });
     let answer = tokio::task::spawn_blocking(move || {
         let caller = state.permissions.caller(authorization.as_deref())?;
         let reader: SharedReader = Arc::new(StoreReader {
@@ -384,6 +395,11 @@ async fn execute(
             query,
             view,
         });
+        if let Some(parts) = plain
+            && let Some(response) = plain_answer(&schema, &mut request, &parts, &*reader)
+        {
+            return Ok(response);
+        }
         Ok::<_, ApiError>(graphql::block_on(schema.execute(request.data(reader))))
     })
     .await;
@@ -443,6 +459,47 @@ async fn execute(
         prepared.merge(data);
     }
     json_response(StatusCode::OK, &body)
+}
+
+/// What the fast path of plain reads walks with (shared by every request).
+struct PlainParts {
+    registry: Arc<graphql::ir::Registry>,
+    roots: Arc<std::collections::HashMap<String, RootField>>,
+    catalog: Arc<graphql::Catalog>,
+}
+
+/// The fast path ([`graphql::Plain`]): a query whose selections are plain reads is
+/// validated by the executor without running any resolver (its introspection-only
+/// mode), then answered by one walk over the entries. `None`: the executor answers
+/// (anything not plain, or invalid, or an error on the way).
+fn plain_answer(
+    schema: &Schema,
+    request: &mut async_graphql::Request,
+    parts: &PlainParts,
+    reader: &dyn graphql::Reader,
+) -> Option<async_graphql::Response> {
+    let plain = graphql::Plain {
+        registry: &parts.registry,
+        roots: &parts.roots,
+        catalog: &parts.catalog,
+    };
+    let doc = request.parsed_query().ok()?.clone();
+    let operation = request.operation_name.clone();
+    if !plain.is_plain(&doc, operation.as_deref(), &request.variables) {
+        return None;
+    }
+    let mut check = async_graphql::Request::new(request.query.clone())
+        .variables(request.variables.clone())
+        .only_introspection();
+    if let Some(name) = &operation {
+        check = check.operation_name(name.clone());
+    }
+    check.set_parsed_query(doc.clone());
+    if !graphql::block_on(schema.execute(check)).errors.is_empty() {
+        return None;
+    }
+    let data = plain.answer(&doc, operation.as_deref(), &request.variables, reader)?;
+    Some(async_graphql::Response::new(data))
 }
 
 /// The introspection selections' validation errors among async-graphql's, in the
@@ -748,5 +805,88 @@ mod statement_count {
             "GraphQL ran {many_statements} statements, REST {}",
             rest_statements(&store, 20)
         );
+    }
+}
+
+/// The fast path of plain reads answers what the executor answers, and only where it may.
+#[cfg(test)]
+mod plain_path {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn parts_and_reader() -> (Schema, PlainParts, SharedReader) {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/blog");
+        let model =
+            Arc::new(crate::schema::load(&std::path::Path::new(root).join("schemas")).unwrap());
+        let url = crate::store::DatabaseUrl::parse(&format!("sqlite://{root}/strapi.db?mode=ro"))
+            .unwrap();
+        let store = Arc::new(Store::open_existing(&url, model.clone(), 1).unwrap());
+        let registry = graphql::registry(&model);
+        let parts = PlainParts {
+            roots: Arc::new(graphql::roots(&model, &registry)),
+            catalog: Arc::new(graphql::catalog(&model)),
+            registry: Arc::new(registry),
+        };
+        let reader: SharedReader = Arc::new(StoreReader {
+            store,
+            grants: Arc::new(RolePermissions::all(&model)),
+            user: None,
+            query: QueryConfig::default(),
+            view: Arc::new(graphql::view::View::of(&model)),
+        });
+        (graphql::schema(&model).unwrap(), parts, reader)
+    }
+
+    fn request(query: &str, variables: Value) -> async_graphql::Request {
+        let mut request = async_graphql::Request::new(query)
+            .variables(async_graphql::Variables::from_json(variables));
+        let doc = async_graphql::parser::parse_query(query).unwrap();
+        request.set_parsed_query(doc);
+        request
+    }
+
+    #[test]
+    fn plain_reads_answer_as_the_executor_and_the_rest_go_to_it() {
+        let (schema, parts, reader) = parts_and_reader();
+        let plain = [
+            "{ articles(sort: \"title\") { documentId title views wordCount startTime kind publishedAt } }",
+            "{ articles_connection(pagination: {pageSize: 3}) { __typename nodes { ...F } pageInfo { page pageSize pageCount total } } } fragment F on Article { t: title rating }",
+            "query Q($id: ID!, $l: I18NLocaleCode = \"fr\") { article(documentId: $id, locale: $l) { ... on Article { title locale } } tags { name } __typename }",
+            "{ articles(filters: {title: {containsi: \"e\"}}, status: DRAFT) { title eventAt metadata } }",
+        ];
+        for query in plain {
+            let variables = json!({"id": "article00000000000000001"});
+            let fast = plain_answer(
+                &schema,
+                &mut request(query, variables.clone()),
+                &parts,
+                &*reader,
+            )
+            .unwrap_or_else(|| panic!("not plain: {query}"));
+            let full =
+                graphql::block_on(schema.execute(request(query, variables).data(reader.clone())));
+            assert!(full.errors.is_empty(), "{query}: {:?}", full.errors);
+            assert_eq!(
+                serde_json::to_string(&fast).unwrap(),
+                serde_json::to_string(&full).unwrap(),
+                "{query}"
+            );
+        }
+        let not_plain = [
+            // A relation to load, a directive, an invalid field, a mutation, a forbidden
+            // variable left out without a default.
+            "{ articles { title author { name } } }",
+            "{ articles { title @include(if: true) } }",
+            "{ articles { nope } }",
+            "mutation { deleteTag(documentId: \"x\") { documentId } }",
+            "query Q($id: ID) { article(documentId: $id) { title } }",
+        ];
+        for query in not_plain {
+            assert!(
+                plain_answer(&schema, &mut request(query, json!({})), &parts, &*reader).is_none(),
+                "{query}"
+            );
+        }
     }
 }
