@@ -20,25 +20,11 @@ use std::process::Command;
 #[test]
 fn apollo_client_reads_strata_as_it_reads_strapi() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let runs = |tool: &str| {
-        Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !runs("node") || !runs("npm") {
-        common::unavailable(
-            "tests/graphql_client.rs: node or npm is missing, Apollo Client is not run",
-        );
+    let Some(tools) = common::typescript_tools(
+        "tests/graphql_client.rs: node or npm is missing, Apollo Client is not run",
+    ) else {
         return;
-    }
-    let tools = root.join("tools/typescript");
-    common::succeeded(
-        Command::new("bash")
-            .arg(tools.join("install.sh"))
-            .output()
-            .unwrap(),
-    );
+    };
 
     // Run from under tools/typescript/, where node resolves the pinned @apollo/client.
     let dir = tools

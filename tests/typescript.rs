@@ -22,39 +22,15 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-/// `tools/typescript/`, with its pinned tools installed; `None` (after one loud line, or a
-/// failure under `CI=true`) without node or npm.
-fn typescript_tools(what: &str) -> Option<std::path::PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let tools = root.join("tools/typescript");
-    let runs = |tool: &str| {
-        Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !runs("node") || !runs("npm") {
-        common::unavailable(&format!(
-            "tests/typescript.rs: node or npm is missing, {what}"
-        ));
-        return None;
-    }
-    common::succeeded(
-        Command::new("bash")
-            .arg(tools.join("install.sh"))
-            .output()
-            .unwrap(),
-    );
-    Some(tools)
-}
-
 /// The example front end's folder.
 const EXAMPLE: &str = "examples/typescript-frontend";
 
 #[test]
 fn generated_types_compile_under_tsc_strict_with_a_strapi_client_front_end() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Some(tools) = typescript_tools("the generated TypeScript is not compiled") else {
+    let Some(tools) = common::typescript_tools(
+        "tests/typescript.rs: node or npm is missing, the generated TypeScript is not compiled",
+    ) else {
         return;
     };
 
@@ -234,7 +210,9 @@ fn the_example_front_end_uses_fresh_generated_types() {
 #[test]
 fn the_example_front_end_writes_through_strapi_client_against_a_real_server() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Some(tools) = typescript_tools("the example front end is not compiled nor run") else {
+    let Some(tools) = common::typescript_tools(
+        "tests/typescript.rs: node or npm is missing, the example front end is not compiled nor run",
+    ) else {
         return;
     };
     // Compiled where node finds the pinned `@strapi/client` (tools/typescript/node_modules),

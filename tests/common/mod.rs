@@ -58,6 +58,29 @@ pub fn succeeded(out: std::process::Output) -> std::process::Output {
     out
 }
 
+/// `tools/typescript/` (the pinned TypeScript compiler, `@strapi/client`, Apollo Client),
+/// installed by its `install.sh`; `None` after [`unavailable`]`(what)` without node or npm.
+pub fn typescript_tools(what: &str) -> Option<PathBuf> {
+    let runs = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !runs("node") || !runs("npm") {
+        unavailable(what);
+        return None;
+    }
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/typescript");
+    succeeded(
+        std::process::Command::new("bash")
+            .arg(tools.join("install.sh"))
+            .output()
+            .unwrap(),
+    );
+    Some(tools)
+}
+
 /// A server URL with its database part replaced by `name` (a query string is kept).
 pub fn url_with_database(url: &str, name: &str) -> String {
     let (head, tail) = url.split_once('?').map_or((url, ""), |(h, t)| (h, t));

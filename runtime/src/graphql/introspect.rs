@@ -821,6 +821,19 @@ fn not_deprecated<T>(include: bool, deprecation: impl Fn(&T) -> bool) -> impl Fn
     move |item| include || !deprecation(item)
 }
 
+/// A field's or directive's `args` (`includeDeprecated` says whether deprecated ones
+/// are listed).
+fn arguments(args: &[InputValue], deprecated: bool) -> Resolved<'_> {
+    Resolved::Many(
+        args.iter()
+            .filter(not_deprecated(deprecated, |a: &InputValue| {
+                a.deprecation.is_some()
+            }))
+            .map(Obj::InputValue)
+            .collect(),
+    )
+}
+
 struct Exec<'a> {
     schema: &'a Introspection,
     doc: &'a ExecutableDocument,
@@ -1038,15 +1051,7 @@ impl<'a> Exec<'a> {
             Obj::Field(def) => match field {
                 "name" => Resolved::Leaf(Value::String(def.name.clone())),
                 "description" => leaf_text(def.description.as_ref()),
-                "args" => Resolved::Many(
-                    def.args
-                        .iter()
-                        .filter(not_deprecated(deprecated, |a: &InputValue| {
-                            a.deprecation.is_some()
-                        }))
-                        .map(Obj::InputValue)
-                        .collect(),
-                ),
+                "args" => arguments(&def.args, deprecated),
                 "type" => Resolved::One(self.type_obj(&def.ty)),
                 "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
                 "deprecationReason" => leaf_text(def.deprecation.as_ref()),
@@ -1078,15 +1083,7 @@ impl<'a> Exec<'a> {
                         .map(|l| Value::String(l.clone()))
                         .collect(),
                 )),
-                "args" => Resolved::Many(
-                    def.args
-                        .iter()
-                        .filter(not_deprecated(deprecated, |a: &InputValue| {
-                            a.deprecation.is_some()
-                        }))
-                        .map(Obj::InputValue)
-                        .collect(),
-                ),
+                "args" => arguments(&def.args, deprecated),
                 "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
                 "deprecationReason" => leaf_text(def.deprecation.as_ref()),
                 _ => Resolved::Leaf(Value::Null),

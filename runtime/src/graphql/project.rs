@@ -243,6 +243,22 @@ impl Walk<'_> {
         }
     }
 
+    /// A fragment's selection, on the object's own type, added to the object.
+    fn fragment(
+        &self,
+        type_name: &str,
+        selection: &SelectionSet,
+        json: Option<&serde_json::Map<String, serde_json::Value>>,
+        out: &mut IndexMap<Name, Value>,
+        depth: usize,
+    ) -> Option<()> {
+        // Validation refuses fragment cycles; the bound guards embedders.
+        if depth > 32 {
+            return None;
+        }
+        self.object(type_name, selection, json, out, depth + 1)
+    }
+
     /// Adds the selection's keys of an object of `type_name` read from `json` (without
     /// JSON: checks that the selection is plain).
     fn object(
@@ -288,13 +304,7 @@ impl Walk<'_> {
                     if !fragment.directives.is_empty() || !on_this {
                         return None;
                     }
-                    self.object(
-                        type_name,
-                        &fragment.selection_set.node,
-                        json,
-                        out,
-                        depth + 1,
-                    )?;
+                    self.fragment(type_name, &fragment.selection_set.node, json, out, depth)?;
                 }
                 Selection::FragmentSpread(spread) => {
                     let fragment = &self
@@ -302,23 +312,13 @@ impl Walk<'_> {
                         .fragments
                         .get(&spread.node.fragment_name.node)?
                         .node;
-                    // Validation refuses fragment cycles; the bound guards embedders.
-                    if depth > 32 {
-                        return None;
-                    }
                     if !spread.node.directives.is_empty()
                         || !fragment.directives.is_empty()
                         || fragment.type_condition.node.on.node.as_str() != type_name
                     {
                         return None;
                     }
-                    self.object(
-                        type_name,
-                        &fragment.selection_set.node,
-                        json,
-                        out,
-                        depth + 1,
-                    )?;
+                    self.fragment(type_name, &fragment.selection_set.node, json, out, depth)?;
                 }
             }
         }
