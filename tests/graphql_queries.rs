@@ -87,7 +87,7 @@ fn send(addr: std::net::SocketAddr, case: &Value) -> (u16, Value) {
         headers.push(("Authorization".into(), token(name)));
         headers.push(("Content-Type".into(), "application/json".into()));
         let body = request.to_string();
-        return post_with_headers(addr, &headers, &body);
+        return common::send_with_headers(addr, "POST", "/graphql", &headers_ref(&headers), &body);
     }
     let headers = headers_ref(&headers);
     if case["method"] == "GET" {
@@ -108,38 +108,6 @@ fn send(addr: std::net::SocketAddr, case: &Value) -> (u16, Value) {
         return (status, serde_json::from_slice(&body).unwrap_or_default());
     }
     common::send_json(addr, "POST", "/graphql", &request.to_string())
-}
-
-/// `POST /graphql` with these headers and body; (status, body as JSON).
-fn post_with_headers(
-    addr: std::net::SocketAddr,
-    headers: &[(String, String)],
-    body: &str,
-) -> (u16, Value) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    let mut head = format!(
-        "POST /graphql HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    head.push_str(body);
-    stream.write_all(head.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&raw[..split])
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&raw[split + 4..]).unwrap_or_default(),
-    )
 }
 
 fn headers_ref(headers: &[(String, String)]) -> Vec<(&str, &str)> {

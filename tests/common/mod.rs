@@ -280,15 +280,37 @@ pub fn send_json(
     target: &str,
     body: &str,
 ) -> (u16, Value) {
+    send_with_headers(
+        addr,
+        method,
+        target,
+        &[("Content-Type", "application/json")],
+        body,
+    )
+}
+
+/// [`send_json`] with these headers (none added: no `Content-Type` unless given).
+pub fn send_with_headers(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, Value) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(60)))
         .unwrap();
-    let head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+    let mut head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.push_str(body);
     stream.write_all(head.as_bytes()).unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();

@@ -8,11 +8,7 @@
 use std::cmp::Ordering;
 
 use async_graphql::Name;
-use async_graphql::Positioned;
-use async_graphql::parser::types::{
-    BaseType, DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
-    Type,
-};
+use async_graphql::parser::types::{BaseType, ExecutableDocument, Selection, SelectionSet, Type};
 use serde_json::{Value, json};
 
 use super::ir::{Kind, Registry, Ty};
@@ -333,21 +329,9 @@ fn enum_hint(values: &[String], input: &str) -> String {
     )
 }
 
-/// The operations of the document, in order.
-fn operations(doc: &ExecutableDocument) -> Vec<(Option<&str>, &Positioned<OperationDefinition>)> {
-    match &doc.operations {
-        DocumentOperations::Single(op) => vec![(None, op)],
-        DocumentOperations::Multiple(ops) => {
-            let mut ops: Vec<_> = ops.iter().map(|(n, op)| (Some(n.as_str()), op)).collect();
-            ops.sort_by_key(|(_, op)| (op.pos.line, op.pos.column));
-            ops
-        }
-    }
-}
-
 /// Every selection set of the document (operations and fragments).
 fn selection_sets(doc: &ExecutableDocument) -> Vec<&SelectionSet> {
-    let mut out: Vec<&SelectionSet> = operations(doc)
+    let mut out: Vec<&SelectionSet> = super::document::operations(doc)
         .into_iter()
         .map(|(_, op)| &op.node.selection_set.node)
         .collect();
@@ -617,7 +601,7 @@ pub fn reaches_unknown_fragment(doc: &ExecutableDocument, max: usize) -> bool {
             }
         })
     }
-    operations(doc)
+    super::document::operations(doc)
         .into_iter()
         .any(|(_, op)| walk(doc, &op.node.selection_set.node, 0, max, &mut Vec::new()))
 }
@@ -632,7 +616,7 @@ pub fn variable_errors(
     operation_name: Option<&str>,
     variables: &Value,
 ) -> Vec<Value> {
-    let ops = operations(doc);
+    let ops = super::document::operations(doc);
     let op = match operation_name {
         Some(name) => ops.iter().find(|(n, _)| *n == Some(name)),
         None if ops.len() == 1 => ops.first(),

@@ -463,7 +463,7 @@ impl Introspection {
             return None;
         }
         let errors = Validator::new(self, doc).run();
-        let keys = match selected_operation(doc, operation_name) {
+        let keys = match super::document::selected_operation(doc, operation_name) {
             Some(op) if op.ty == OperationType::Query && errors.is_empty() => {
                 let exec = Exec::new(self, doc, op, variables);
                 Some(exec.root(op))
@@ -480,25 +480,6 @@ impl Introspection {
 
 // ---------------------------------------------------------------------------------------
 // The document
-
-/// The operation a request runs, as async-graphql picks it.
-fn selected_operation<'d>(
-    doc: &'d ExecutableDocument,
-    name: Option<&str>,
-) -> Option<&'d OperationDefinition> {
-    match (&doc.operations, name) {
-        (DocumentOperations::Single(op), None) => Some(&op.node),
-        (DocumentOperations::Single(_), Some(_)) => None,
-        (DocumentOperations::Multiple(ops), Some(name)) => ops
-            .iter()
-            .find(|(n, _)| n.as_str() == name)
-            .map(|(_, op)| &op.node),
-        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => {
-            ops.values().next().map(|op| &op.node)
-        }
-        (DocumentOperations::Multiple(_), None) => None,
-    }
-}
 
 /// The query operations' root selection sets and the fragments on `Query` (where the
 /// meta fields `__schema` and `__type` may be).

@@ -15,6 +15,7 @@
 //! against async-graphql's).
 
 mod build;
+pub mod document;
 mod dynamic;
 pub mod graphql_js;
 pub mod input;
@@ -82,10 +83,23 @@ pub fn registry(model: &Model) -> ir::Registry {
 /// [`GraphqlError::Invalid`] when async-graphql refuses the schema.
 pub fn schema(model: &Model) -> Result<Schema, GraphqlError> {
     let reg = registry(model);
+    let roots = roots(model, &reg);
+    schema_of(&reg, &roots, &std::sync::Arc::new(catalog(model)))
+}
+
+/// [`schema`] from its parts, for a caller that keeps them ([`registry`], [`roots`],
+/// [`catalog`] of one model).
+///
+/// # Errors
+///
+/// As [`schema`].
+pub fn schema_of(
+    reg: &ir::Registry,
+    roots: &HashMap<String, RootField>,
+    catalog: &std::sync::Arc<Catalog>,
+) -> Result<Schema, GraphqlError> {
     let mutation = reg.types.contains_key("Mutation");
-    let catalog = std::sync::Arc::new(catalog(model));
-    dynamic::build(&reg, mutation, &roots(model, &reg), &catalog)
-        .map_err(|e| GraphqlError::Invalid(e.0))
+    dynamic::build(reg, mutation, roots, catalog).map_err(|e| GraphqlError::Invalid(e.0))
 }
 
 /// Per object type, the fields that load a relation, media, component or zone (what a

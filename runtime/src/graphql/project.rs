@@ -13,9 +13,7 @@
 use std::collections::HashMap;
 
 use async_graphql::indexmap::IndexMap;
-use async_graphql::parser::types::{
-    DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,
-};
+use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
 use async_graphql::{Name, Value};
 
 use super::dynamic::{
@@ -63,21 +61,13 @@ impl Plain<'_> {
         variables: &async_graphql::Variables,
         reader: Option<&dyn Reader>,
     ) -> Option<Value> {
-        let op = match (&doc.operations, operation) {
-            (DocumentOperations::Single(op), None) => op,
-            (DocumentOperations::Multiple(ops), Some(name)) => {
-                ops.iter().find(|(n, _)| n.as_str() == name)?.1
-            }
-            // One named operation runs without being named.
-            (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next()?,
-            _ => return None,
-        };
-        if op.node.ty != OperationType::Query || !op.node.directives.is_empty() {
+        let op = super::document::selected_operation(doc, operation)?;
+        if op.ty != OperationType::Query || !op.directives.is_empty() {
             return None;
         }
         // A variable left out takes its definition's default; without one, not plain.
         let mut values = variables.clone();
-        for def in &op.node.variable_definitions {
+        for def in &op.variable_definitions {
             let name = &def.node.name.node;
             if !values.contains_key(name) {
                 let default = def.node.default_value.as_ref()?;
@@ -92,7 +82,7 @@ impl Plain<'_> {
         // First the shape of every root field, without reading; then the reads.
         let mut fields = Vec::new();
         let mut keys = std::collections::HashSet::new();
-        for item in &op.node.selection_set.node.items {
+        for item in &op.selection_set.node.items {
             let Selection::Field(field) = &item.node else {
                 return None;
             };

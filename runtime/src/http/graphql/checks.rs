@@ -38,19 +38,11 @@ pub(super) const CSRF_MESSAGE: &str = "This operation has been blocked as a pote
 /// operation of the document; `__` fields are not counted.
 pub(super) fn depth_errors(doc: &ExecutableDocument, max: usize) -> Vec<Value> {
     let mut errors = Vec::new();
-    let operations: Vec<(String, &Positioned<OperationDefinition>)> = match &doc.operations {
-        DocumentOperations::Single(op) => vec![(String::new(), op)],
-        DocumentOperations::Multiple(ops) => {
-            let mut ops: Vec<_> = ops.iter().map(|(n, op)| (n.to_string(), op)).collect();
-            ops.sort_by_key(|(_, op)| (op.pos.line, op.pos.column));
-            ops
-        }
-    };
-    for (name, op) in operations {
+    for (name, op) in graphql::document::operations(doc) {
         let mut walk = DepthWalk {
             doc,
             max,
-            name: &name,
+            name: name.unwrap_or(""),
             spreads: Vec::new(),
             errors: &mut errors,
         };
@@ -164,17 +156,8 @@ pub(super) fn operation_resolution_error(message: &str) -> Option<Value> {
 /// one, named or not; an ambiguous document is left to the executor, which refuses it).
 pub(super) fn runs_mutation(doc: &ExecutableDocument, name: Option<&str>) -> bool {
     use async_graphql::parser::types::OperationType;
-    let op = match (&doc.operations, name) {
-        (DocumentOperations::Single(op), _) => Some(op),
-        (DocumentOperations::Multiple(ops), Some(name)) => ops
-            .iter()
-            .find(|(n, _)| n.as_str() == name)
-            .map(|(_, op)| op),
-        // One named operation runs without being named.
-        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next(),
-        (DocumentOperations::Multiple(_), None) => None,
-    };
-    op.is_some_and(|op| op.node.ty == OperationType::Mutation)
+    graphql::document::selected_operation(doc, name)
+        .is_some_and(|op| op.ty == OperationType::Mutation)
 }
 
 pub(super) const INTROSPECTION_DISABLED: &str = "GraphQL introspection is not allowed by Apollo Server, but the query contained __schema or __type. To enable introspection, pass introspection: true to ApolloServer in production";

@@ -16,9 +16,7 @@
 use std::sync::Arc;
 
 use async_graphql::Positioned;
-use async_graphql::parser::types::{
-    DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
-};
+use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -63,14 +61,17 @@ impl GraphqlState {
             strict_params: false,
             ..config.query.clone()
         };
-        let registry = graphql::registry(store.model());
+        let model = store.model();
+        let registry = graphql::registry(model);
+        let roots = graphql::roots(model, &registry);
+        let catalog = Arc::new(graphql::catalog(model));
         GraphqlState {
-            schema: graphql::schema(store.model()).map_err(|e| e.to_string()),
+            schema: graphql::schema_of(&registry, &roots, &catalog).map_err(|e| e.to_string()),
             query,
-            view: Arc::new(graphql::view::View::of(store.model())),
+            view: Arc::new(graphql::view::View::of(model)),
             introspection: Arc::new(graphql::introspect::Introspection::new(&registry)),
-            roots: Arc::new(graphql::roots(store.model(), &registry)),
-            catalog: Arc::new(graphql::catalog(store.model())),
+            roots: Arc::new(roots),
+            catalog,
             registry: Arc::new(registry),
         }
     }
@@ -483,13 +484,15 @@ fn plain_answer(
         roots: &parts.roots,
         catalog: &parts.catalog,
     };
-    let doc = request.parsed_query().ok()?.clone();
     let operation = request.operation_name.clone();
-    if !plain.is_plain(&doc, operation.as_deref(), &request.variables) {
+    let variables = request.variables.clone();
+    let doc = request.parsed_query().ok()?;
+    if !plain.is_plain(doc, operation.as_deref(), &variables) {
         return None;
     }
-    let mut check = async_graphql::Request::new(request.query.clone())
-        .variables(request.variables.clone())
+    // The executor takes the document as parsed; the text is not read again.
+    let mut check = async_graphql::Request::new(String::new())
+        .variables(variables.clone())
         .only_introspection();
     if let Some(name) = &operation {
         check = check.operation_name(name.clone());
@@ -498,7 +501,7 @@ fn plain_answer(
     if !graphql::block_on(schema.execute(check)).errors.is_empty() {
         return None;
     }
-    let data = plain.answer(&doc, operation.as_deref(), &request.variables, reader)?;
+    let data = plain.answer(doc, operation.as_deref(), &variables, reader)?;
     Some(async_graphql::Response::new(data))
 }
 
