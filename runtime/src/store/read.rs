@@ -489,7 +489,7 @@ impl<'a> Reader<'a> {
         schema: &Schema,
         rows: &mut [Row],
         populate: &Populate,
-        status: Scope,
+        scope: Scope,
     ) -> Result<(), StoreError> {
         if rows.is_empty() || populate.is_empty() {
             return Ok(());
@@ -509,7 +509,7 @@ impl<'a> Reader<'a> {
         let mut sinks = Vec::new();
         let mut has_edge = Vec::with_capacity(entries.len());
         for entry in &entries {
-            let edge = self.edge_statement(schema, &ids, entry, status);
+            let edge = self.edge_statement(schema, &ids, entry, scope);
             has_edge.push(edge.is_some());
             if let Some((stmt, sink)) = edge {
                 stmts.push(stmt);
@@ -521,7 +521,7 @@ impl<'a> Reader<'a> {
         let mut loaded = sinks.into_iter();
         for (entry, has_edge) in entries.into_iter().zip(has_edge) {
             let edge = if has_edge { loaded.next() } else { None };
-            let (name, values) = self.populate_entry(schema, rows, &ids, entry, edge, status)?;
+            let (name, values) = self.populate_entry(schema, rows, &ids, entry, edge, scope)?;
             let key = json_key(name);
             for row in rows.iter_mut() {
                 let v = values.get(&row.id).map_or(&b"null"[..], Vec::as_slice);
@@ -539,7 +539,7 @@ impl<'a> Reader<'a> {
         schema: &Schema,
         ids: &[i64],
         entry: &PopulateEntry,
-        status: Scope,
+        scope: Scope,
     ) -> Option<(SelectStatement, RowSink<'a>)> {
         let PopulateKey::Attr(a) = entry.key else {
             return None;
@@ -550,7 +550,7 @@ impl<'a> Reader<'a> {
                 let target = self.model.schema(*target);
                 let stmt = self
                     .builder()
-                    .related_select(schema, attr, ids, target, options, status)?;
+                    .related_select(schema, attr, ids, target, options, scope)?;
                 let sink = self.row_sink(target, options.fields.as_deref(), true);
                 Some((stmt, sink))
             }
@@ -562,7 +562,7 @@ impl<'a> Reader<'a> {
                     ids,
                     target,
                     filters.as_ref(),
-                    status,
+                    scope,
                 )?;
                 let sink = RowSink {
                     plan: None,
@@ -585,7 +585,7 @@ impl<'a> Reader<'a> {
         ids: &[i64],
         entry: &PopulateEntry,
         edge: Option<RowSink<'_>>,
-        status: Scope,
+        scope: Scope,
     ) -> Result<(&'s str, Values), StoreError> {
         let attr = match entry.key {
             PopulateKey::Attr(a) => schema.attributes.get(a.index()),
@@ -598,11 +598,11 @@ impl<'a> Reader<'a> {
                 let Some(a) = attr else {
                     return Ok((name, out));
                 };
-                out = self.zone(schema, &a.name, ids, types, status)?;
+                out = self.zone(schema, &a.name, ids, types, scope)?;
             }
             (PopulateKind::Rows { target, options }, None) => {
                 // localizations
-                out = self.localizations(parents, *target, options, status)?;
+                out = self.localizations(parents, *target, options, scope)?;
             }
             (PopulateKind::Rows { target, options }, Some(kind)) => {
                 let many = match kind {
@@ -621,7 +621,7 @@ impl<'a> Reader<'a> {
                     self.model.schema(*target),
                     &mut children,
                     &options.populate,
-                    status,
+                    scope,
                 )?;
                 // Each owner's children in order: an array, or the first one.
                 let mut grouped: HashMap<i64, ArrayText> = HashMap::new();
@@ -661,7 +661,7 @@ impl<'a> Reader<'a> {
         parents: &[Row],
         target_id: SchemaId,
         options: &PopulateOptions,
-        status: Scope,
+        scope: Scope,
     ) -> Result<Values, StoreError> {
         let target = self.model.schema(target_id);
         let mut docs: Vec<String> = parents
@@ -676,9 +676,9 @@ impl<'a> Reader<'a> {
         };
         let s = self
             .builder()
-            .localizations_select(target, docs, ids, options, status);
+            .localizations_select(target, docs, ids, options, scope);
         let mut rows = self.load_rows(&s, target, options.fields.as_deref(), None)?;
-        self.populate(target, &mut rows, &options.populate, status)?;
+        self.populate(target, &mut rows, &options.populate, scope)?;
         if self.localizations_per_row {
             let mut out = Values::new();
             for p in parents {
@@ -723,7 +723,7 @@ impl<'a> Reader<'a> {
         field: &str,
         ids: &[i64],
         types: &[(SchemaId, PopulateOptions)],
-        status: Scope,
+        scope: Scope,
     ) -> Result<Values, StoreError> {
         let Some(cmps) = &schema.layout.cmps_table else {
             return Ok(ids.iter().map(|id| (*id, b"[]".to_vec())).collect());
@@ -760,7 +760,7 @@ impl<'a> Reader<'a> {
         let mut loaded: HashMap<(SchemaId, i64), Vec<u8>> = HashMap::new();
         for ((cid, cs, options), sink) in listed.into_iter().zip(sinks) {
             let mut rows = sink.rows;
-            self.populate(cs, &mut rows, &options.populate, status)?;
+            self.populate(cs, &mut rows, &options.populate, scope)?;
             let mut uid = Vec::new();
             decode::string(&mut uid, cs.uid.as_str());
             for mut r in rows {

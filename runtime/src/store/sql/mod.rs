@@ -497,6 +497,20 @@ impl<'a> Builder<'a> {
         cond
     }
 
+    /// Restricts populated rows of `target` (alias `t`) to the request's scope: its
+    /// status and, on a draft-and-publish type, its publication filter.
+    fn scope_terms(&mut self, s: &mut SelectStatement, target: &Schema, scope: Scope, t: &str) {
+        if let Some(term) = self.status_term(target, scope.status, t) {
+            s.and_where(term);
+        }
+        if let Some(pf) = scope.publication_filter
+            && target.draft_and_publish
+        {
+            let term = self.publication_filter(target, pf, scope.status, t);
+            s.and_where(term);
+        }
+    }
+
     /// `published_at IS [NOT] NULL` for draft-and-publish types.
     pub fn status_term(&self, schema: &Schema, status: Status, alias: &str) -> Option<Expr> {
         schema.draft_and_publish.then(|| match status {
@@ -992,15 +1006,7 @@ impl<'a> Builder<'a> {
         scope: Scope,
     ) {
         if matches!(attr.kind, AttributeKind::Relation(_)) {
-            if let Some(term) = self.status_term(target, scope.status, t) {
-                s.and_where(term);
-            }
-            if let Some(pf) = scope.publication_filter
-                && target.draft_and_publish
-            {
-                let term = self.publication_filter(target, pf, scope.status, t);
-                s.and_where(term);
-            }
+            self.scope_terms(s, target, scope, t);
         }
         if let Some(f) = filters {
             let c = self.conjunction(target, f, t);

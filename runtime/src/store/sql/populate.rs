@@ -28,7 +28,7 @@ impl Builder<'_> {
         ids: &[i64],
         target: &Schema,
         options: &PopulateOptions,
-        status: Scope,
+        scope: Scope,
     ) -> Option<SelectStatement> {
         let edge = self.edge_select(schema, attr, ids, target)?;
         let (mut s, t, j, order_col) = (
@@ -37,7 +37,7 @@ impl Builder<'_> {
             edge.link_alias,
             edge.order_column,
         );
-        self.edge_terms(&mut s, attr, target, &t, options.filters.as_ref(), status);
+        self.edge_terms(&mut s, attr, target, &t, options.filters.as_ref(), scope);
         if !options.sort.is_empty() {
             for (e, o) in self.order_by(target, &options.sort, &t, true) {
                 s.order_by_expr(e, o);
@@ -60,18 +60,11 @@ impl Builder<'_> {
         ids: &[i64],
         target: &Schema,
         filters: Option<&Conjunction>,
-        status: Scope,
+        scope: Scope,
     ) -> Option<SelectStatement> {
         let edge = self.edge_select(schema, attr, ids, target)?;
         let mut inner = edge.select;
-        self.edge_terms(
-            &mut inner,
-            attr,
-            target,
-            &edge.target_alias,
-            filters,
-            status,
-        );
+        self.edge_terms(&mut inner, attr, target, &edge.target_alias, filters, scope);
         Some(inner)
     }
 
@@ -91,7 +84,7 @@ impl Builder<'_> {
         documents: Vec<String>,
         parent_ids: Vec<i64>,
         options: &PopulateOptions,
-        status: Scope,
+        scope: Scope,
     ) -> SelectStatement {
         let t = self.alias();
         let mut s = Sql::select();
@@ -99,15 +92,7 @@ impl Builder<'_> {
         s.from_as(Alias::new(&target.layout.table), Alias::new(&t))
             .and_where(col(&t, "document_id").is_in(documents))
             .and_where(col(&t, "id").is_not_in(parent_ids));
-        if let Some(term) = self.status_term(target, status.status, &t) {
-            s.and_where(term);
-        }
-        if let Some(pf) = status.publication_filter
-            && target.draft_and_publish
-        {
-            let term = self.publication_filter(target, pf, status.status, &t);
-            s.and_where(term);
-        }
+        self.scope_terms(&mut s, target, scope, &t);
         if let Some(f) = &options.filters {
             let c = self.conjunction(target, f, &t);
             s.cond_where(c);
