@@ -717,7 +717,7 @@ fn to_field_value(value: serde_json::Value, shape: Shape) -> Option<FieldValue<'
                 let member = value
                     .get("__component")
                     .and_then(serde_json::Value::as_str)
-                    .map(|uid| names::upper_first(&names::camel_case(&format!("component_{uid}"))));
+                    .map(names::component_name);
                 match member {
                     Some(member) => FieldValue::owned_any(value).with_type(member),
                     None => FieldValue::NULL,

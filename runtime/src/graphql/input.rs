@@ -42,7 +42,7 @@ pub fn rest_data(
     data: &mut Map<String, Value>,
     can_read: &dyn Fn(&str) -> bool,
 ) -> Result<(), InputError> {
-    let Some(ty) = view.types.iter().find(|t| t.uid == uid) else {
+    let Some(ty) = view.get(uid) else {
         return Ok(());
     };
     Convert { view, can_read }.object(ty, data, true)
@@ -83,7 +83,7 @@ impl Convert<'_> {
                     data.remove(&attr.name);
                 }
                 AttrShape::Component { uid, .. } => {
-                    if let Some(component) = self.view.types.iter().find(|t| &t.uid == uid) {
+                    if let Some(component) = self.view.get(uid) {
                         self.each_object(value, |item| self.object(component, item, typed))?;
                     }
                 }
@@ -125,7 +125,7 @@ impl Convert<'_> {
                 return Err(InputError::UnknownComponent {
                     expected: members
                         .iter()
-                        .filter_map(|uid| self.view.types.iter().find(|t| &t.uid == uid))
+                        .filter_map(|uid| self.view.get(uid))
                         .map(|t| t.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", "),

@@ -22,6 +22,12 @@ pub fn type_name(plugin: Option<&str>, name: &str) -> String {
     format!("{prefix}{}", upper_first(&camel_case(name)))
 }
 
+/// A component's `globalId`: `upperFirst(camelCase("component_" + uid))`
+/// (`ComponentSharedSeo`).
+pub fn component_name(uid: &str) -> String {
+    upper_first(&camel_case(&format!("component_{uid}")))
+}
+
 /// `getEnumName`: `ENUM_<TYPENAME>_<ATTRIBUTE>` in upper case.
 pub fn enum_name(type_name: &str, attribute: &str) -> String {
     format!(

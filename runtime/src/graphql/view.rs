@@ -146,7 +146,7 @@ impl View {
 }
 
 fn component_view(model: &Model, schema: &Schema) -> TypeView {
-    let name = names::upper_first(&names::camel_case(&format!("component_{}", schema.uid)));
+    let name = names::component_name(schema.uid.as_str());
     TypeView {
         uid: schema.uid.to_string(),
         plural_name: name.clone(),
