@@ -90,6 +90,22 @@ pub trait Reader: Send + Sync {
         populate: &Populate,
     ) -> Result<serde_json::Value, ReadError>;
 
+    /// The JSON text of what [`Reader::read`] answers without `populate` (what the fast
+    /// path of plain reads walks: a reader that has the entries as text writes them as
+    /// they are, without parsing them into values first).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::read`].
+    fn read_text(
+        &self,
+        field: &RootField,
+        args: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<String, ReadError> {
+        self.read(field, args, &Populate::default())
+            .map(|v| v.to_string())
+    }
+
     /// Whether the caller may read entries of this content type (`find`) through a
     /// relation.
     fn can_read(&self, uid: &str) -> bool {

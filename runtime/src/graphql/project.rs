@@ -1,24 +1,25 @@
 //! The fast path of plain read queries: a validated query operation whose root fields
 //! are the model's read queries and whose selections hold only leaves and the objects
 //! of the reader's own JSON (`nodes`, `pageInfo`) is answered by walking the selection
-//! over the entries once, instead of one resolver future per field.
+//! over the entries' JSON text once, writing the answer's text as it goes, instead of
+//! one resolver future per field and a tree of values.
 //!
-//! It answers exactly what the resolvers would: the same [`Reader::read`] with the same
-//! arguments (the given ones, and the declared defaults), each leaf through
-//! [`scalar_value`]. Whenever the resolvers could answer anything else (an error, a
-//! relation to load, a directive, a union, fragments on another type, a key answered
-//! twice, a `null` where the type says non-null, a variable left out) it gives `None`,
-//! and the executor answers instead. The caller validates the document first.
+//! It answers exactly what the resolvers would, byte for byte: the same read with the
+//! same arguments (the given ones, and the declared defaults), through
+//! [`Reader::read_text`], each leaf as [`scalar_value`] converts it (a string without
+//! escapes, `true`, `false` and a short integer are the same text either way, so they
+//! are copied). Whenever the resolvers could answer anything else (an error, a relation
+//! to load, a directive, a union, fragments on another type, a key answered twice, a
+//! `null` where the type says non-null, a variable left out) it gives `None`, and the
+//! executor answers instead. The caller validates the document first.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
-use async_graphql::indexmap::IndexMap;
 use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
-use async_graphql::{Name, Value};
+use serde_json::value::RawValue;
 
-use super::dynamic::{
-    Catalog, Populate, Reader, RootField, RootKind, Shape, scalar_value, shape_of,
-};
+use super::dynamic::{Catalog, Reader, RootField, RootKind, Shape, scalar_value, shape_of};
 use super::ir::{DefaultValue, FieldDef, Kind, Registry, Ty};
 
 /// What the walk needs of the schema.
@@ -42,14 +43,15 @@ impl Plain<'_> {
         self.walk(doc, operation, variables, None).is_some()
     }
 
-    /// The `data` of the operation, when it is a plain read (see the module).
+    /// The response's JSON text (`{"data":{…}}`), when the operation is a plain read
+    /// (see the module).
     pub fn answer(
         &self,
         doc: &ExecutableDocument,
         operation: Option<&str>,
         variables: &async_graphql::Variables,
         reader: &dyn Reader,
-    ) -> Option<Value> {
+    ) -> Option<String> {
         self.walk(doc, operation, variables, Some(reader))
     }
 
@@ -60,7 +62,7 @@ impl Plain<'_> {
         operation: Option<&str>,
         variables: &async_graphql::Variables,
         reader: Option<&dyn Reader>,
-    ) -> Option<Value> {
+    ) -> Option<String> {
         let op = super::document::selected_operation(doc, operation)?;
         if op.ty != OperationType::Query || !op.directives.is_empty() {
             return None;
@@ -82,6 +84,7 @@ impl Plain<'_> {
         // First the shape of every root field, without reading; then the reads.
         let mut fields = Vec::new();
         let mut keys = std::collections::HashSet::new();
+        let mut scratch = String::new();
         for item in &op.selection_set.node.items {
             let Selection::Field(field) = &item.node else {
                 return None;
@@ -91,24 +94,35 @@ impl Plain<'_> {
                 return None;
             }
             if field.name.node != "__typename" {
-                walk.root(field, None)?;
+                walk.root(field, None, &mut scratch)?;
             }
             fields.push(field);
         }
         let Some(reader) = reader else {
-            return Some(Value::Null);
+            return Some(String::new());
         };
-        let mut data = IndexMap::new();
-        for field in fields {
-            let value = if field.name.node == "__typename" {
-                Value::String("Query".into())
+        let mut out = String::from("{\"data\":{");
+        for (i, field) in fields.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_key(&mut out, field.response_key().node.as_str());
+            if field.name.node == "__typename" {
+                out.push_str("\"Query\"");
             } else {
-                walk.root(field, Some(reader))?
-            };
-            data.insert(field.response_key().node.clone(), value);
+                walk.root(field, Some(reader), &mut out)?;
+            }
         }
-        Some(Value::Object(data))
+        out.push_str("}}");
+        Some(out)
     }
+}
+
+/// `"key":` (a response key is a GraphQL name: nothing in it is escaped).
+fn push_key(out: &mut String, key: &str) {
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
 }
 
 struct Walk<'a> {
@@ -117,14 +131,43 @@ struct Walk<'a> {
     variables: &'a async_graphql::Variables,
 }
 
-impl Walk<'_> {
-    /// A root field's value read by `reader`; without one, whether its selection is plain
-    /// (`Some(Null)`), read nothing.
+/// What is written of a value of one type for one selection, worked out once from the
+/// schema and the document; writing it then only reads the JSON.
+enum Plan<'a> {
+    /// A leaf, converted as [`scalar_value`] converts it.
+    Leaf { shape: Shape, non_null: bool },
+    /// A list of items of the inner plan.
+    List { non_null: bool, item: Box<Plan<'a>> },
+    /// An object: its keys in the answer's order.
+    Object {
+        non_null: bool,
+        steps: Vec<Step<'a>>,
+    },
+}
+
+/// One key of an object's answer.
+struct Step<'a> {
+    /// The response key (a GraphQL name: nothing in it is escaped).
+    key: &'a str,
+    what: StepValue<'a>,
+}
+
+enum StepValue<'a> {
+    /// `__typename`: the object's type name.
+    Typename(&'a str),
+    /// The JSON member `name`, written by the plan.
+    Member { name: &'a str, plan: Plan<'a> },
+}
+
+impl<'a> Walk<'a> {
+    /// Writes a root field's value read by `reader`; without one, checks that its
+    /// selection is plain, reading nothing.
     fn root(
         &self,
-        field: &async_graphql::parser::types::Field,
+        field: &'a async_graphql::parser::types::Field,
         reader: Option<&dyn Reader>,
-    ) -> Option<Value> {
+        out: &mut String,
+    ) -> Option<()> {
         let root = self.plain.roots.get(field.name.node.as_str())?;
         if !matches!(
             root.kind,
@@ -134,11 +177,12 @@ impl Walk<'_> {
         }
         let def = self.field_def("Query", field.name.node.as_str())?;
         let args = self.arguments(def, field)?;
-        let json = match reader {
-            Some(reader) => Some(reader.read(root, args, &Populate::default()).ok()?),
-            None => None,
+        let plan = self.plan(&def.ty, &field.selection_set.node)?;
+        let Some(reader) = reader else {
+            return Some(());
         };
-        self.value(&def.ty, &field.selection_set.node, json)
+        let text = reader.read_text(root, args).ok()?;
+        write(&plan, text.trim(), out)
     }
 
     /// The arguments as the resolver gets them: the given ones, with the variables'
@@ -172,118 +216,72 @@ impl Walk<'_> {
         Some(args)
     }
 
-    fn field_def(&self, type_name: &str, field: &str) -> Option<&FieldDef> {
+    fn field_def(&self, type_name: &str, field: &str) -> Option<&'a FieldDef> {
         match &self.plain.registry.types.get(type_name)?.kind {
             Kind::Object(fields) => fields.iter().find(|f| f.name == field),
             _ => None,
         }
     }
 
-    /// The value of a field of type `ty` whose JSON is `json`; without JSON, whether the
-    /// selection is plain for that type (`Some(Null)`).
-    fn value(
-        &self,
-        ty: &Ty,
-        selection: &SelectionSet,
-        json: Option<serde_json::Value>,
-    ) -> Option<Value> {
-        if json.as_ref().is_some_and(serde_json::Value::is_null) {
-            return (!matches!(ty, Ty::NonNull(_))).then_some(Value::Null);
-        }
+    /// The plan of a value of type `ty` for `selection` (`None`: not plain).
+    fn plan(&self, ty: &'a Ty, selection: &'a SelectionSet) -> Option<Plan<'a>> {
+        let non_null = matches!(ty, Ty::NonNull(_));
         let inner = match ty {
             Ty::NonNull(inner) => inner,
             other => other,
         };
         if let Ty::List(item) = inner {
-            let Some(json) = json else {
-                return self.value(item, selection, None);
-            };
-            let serde_json::Value::Array(items) = json else {
-                return None;
-            };
-            let list = items
-                .into_iter()
-                .map(|v| self.value(item, selection, Some(v)))
-                .collect::<Option<Vec<_>>>()?;
-            return Some(Value::List(list));
+            let item = Box::new(self.plan(item, selection)?);
+            return Some(Plan::List { non_null, item });
         }
         match shape_of(self.plain.registry, inner) {
             Shape::Object => {
-                let map = match json {
-                    Some(serde_json::Value::Object(map)) => Some(map),
-                    Some(_) => return None,
-                    None => None,
-                };
-                let mut out = IndexMap::new();
-                self.object(inner.base(), selection, map.as_ref(), &mut out, 0)?;
-                Some(Value::Object(out))
+                let mut steps = Vec::new();
+                self.object(inner.base(), selection, &mut steps, 0)?;
+                Some(Plan::Object { non_null, steps })
             }
             Shape::Union | Shape::Unserved => None,
-            shape if selection.items.is_empty() => {
-                let Some(json) = json else {
-                    return Some(Value::Null);
-                };
-                if json.is_array() && shape != Shape::Scalar {
-                    return None;
-                }
-                let value = scalar_value(json, shape);
-                (!(value == Value::Null && matches!(ty, Ty::NonNull(_)))).then_some(value)
-            }
+            shape if selection.items.is_empty() => Some(Plan::Leaf { shape, non_null }),
             _ => None,
         }
     }
 
-    /// A fragment's selection, on the object's own type, added to the object.
-    fn fragment(
+    /// Adds the steps of a selection of an object of `type_name`, fragments on the
+    /// type itself included; a key twice is not plain.
+    fn object(
         &self,
-        type_name: &str,
-        selection: &SelectionSet,
-        json: Option<&serde_json::Map<String, serde_json::Value>>,
-        out: &mut IndexMap<Name, Value>,
+        type_name: &'a str,
+        selection: &'a SelectionSet,
+        steps: &mut Vec<Step<'a>>,
         depth: usize,
     ) -> Option<()> {
         // Validation refuses fragment cycles; the bound guards embedders.
         if depth > 32 {
             return None;
         }
-        self.object(type_name, selection, json, out, depth + 1)
-    }
-
-    /// Adds the selection's keys of an object of `type_name` read from `json` (without
-    /// JSON: checks that the selection is plain).
-    fn object(
-        &self,
-        type_name: &str,
-        selection: &SelectionSet,
-        json: Option<&serde_json::Map<String, serde_json::Value>>,
-        out: &mut IndexMap<Name, Value>,
-        depth: usize,
-    ) -> Option<()> {
         let loads = self.plain.catalog.get(type_name);
         for item in &selection.items {
-            match &item.node {
+            let fragment = match &item.node {
                 Selection::Field(field) => {
                     let field = &field.node;
-                    let key = field.response_key().node.clone();
+                    let key = field.response_key().node.as_str();
                     let name = field.name.node.as_str();
                     if !field.directives.is_empty()
                         || !field.arguments.is_empty()
-                        || out.contains_key(&key)
+                        || steps.iter().any(|s| s.key == key)
                         || loads.is_some_and(|l| l.contains_key(name))
                     {
                         return None;
                     }
-                    let value = if name == "__typename" {
-                        Value::String(type_name.to_owned())
+                    let what = if name == "__typename" {
+                        StepValue::Typename(type_name)
                     } else {
                         let def = self.field_def(type_name, name)?;
-                        let found = match json {
-                            Some(json) => Some(json.get(name)?.clone()),
-                            None => None,
-                        };
-                        self.value(&def.ty, &field.selection_set.node, found)?
+                        let plan = self.plan(&def.ty, &field.selection_set.node)?;
+                        StepValue::Member { name, plan }
                     };
-                    out.insert(key, value);
+                    steps.push(Step { key, what });
+                    continue;
                 }
                 Selection::InlineFragment(fragment) => {
                     let fragment = &fragment.node;
@@ -294,7 +292,7 @@ impl Walk<'_> {
                     if !fragment.directives.is_empty() || !on_this {
                         return None;
                     }
-                    self.fragment(type_name, &fragment.selection_set.node, json, out, depth)?;
+                    &fragment.selection_set.node
                 }
                 Selection::FragmentSpread(spread) => {
                     let fragment = &self
@@ -308,10 +306,157 @@ impl Walk<'_> {
                     {
                         return None;
                     }
-                    self.fragment(type_name, &fragment.selection_set.node, json, out, depth)?;
+                    &fragment.selection_set.node
                 }
-            }
+            };
+            self.object(type_name, fragment, steps, depth + 1)?;
         }
         Some(())
+    }
+}
+
+/// Writes the JSON text `json` (the reader's: valid JSON) as `plan` answers it; `None`
+/// where the resolvers would answer otherwise (see the module).
+fn write(plan: &Plan<'_>, json: &str, out: &mut String) -> Option<()> {
+    let non_null = match plan {
+        Plan::Leaf { non_null, .. }
+        | Plan::List { non_null, .. }
+        | Plan::Object { non_null, .. } => *non_null,
+    };
+    if json == "null" {
+        out.push_str("null");
+        return (!non_null).then_some(());
+    }
+    match plan {
+        Plan::Leaf { shape, non_null } => leaf(json, *shape, *non_null, out),
+        Plan::List { item, .. } => {
+            let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
+            out.push('[');
+            for (i, json) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, json.get(), out)?;
+            }
+            out.push(']');
+            Some(())
+        }
+        Plan::Object { steps, .. } => {
+            let object = RawObject::parse(json)?;
+            out.push('{');
+            for (i, step) in steps.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_key(out, step.key);
+                match &step.what {
+                    StepValue::Typename(name) => {
+                        out.push('"');
+                        out.push_str(name);
+                        out.push('"');
+                    }
+                    StepValue::Member { name, plan } => write(plan, object.get(name)?.get(), out)?,
+                }
+            }
+            out.push('}');
+            Some(())
+        }
+    }
+}
+
+/// Writes a leaf's JSON text as [`scalar_value`] converts it (`None`: not as the
+/// resolver would answer it: a list of a non-scalar, or `null` for a non-null type).
+fn leaf(text: &str, shape: Shape, non_null: bool, out: &mut String) -> Option<()> {
+    if shape == Shape::Scalar && same_text(text) {
+        out.push_str(text);
+        return Some(());
+    }
+    let json: serde_json::Value = serde_json::from_str(text).ok()?;
+    if json.is_array() && shape != Shape::Scalar {
+        return None;
+    }
+    let value = scalar_value(json, shape);
+    if non_null && value == async_graphql::Value::Null {
+        return None;
+    }
+    out.push_str(&serde_json::to_string(&value).ok()?);
+    Some(())
+}
+
+/// Whether JSON text is written back the same once parsed: a string without escapes,
+/// `true`, `false`, or an integer of at most 18 digits (a longer one may be read as a
+/// float, and `-0` as 0).
+fn same_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    match bytes.first() {
+        Some(b'"') => !bytes.contains(&b'\\'),
+        Some(b't' | b'f') => text == "true" || text == "false",
+        Some(_) => {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            !digits.is_empty()
+                && digits.len() <= 18
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits.len() == 1 || !digits.starts_with('0'))
+                && text != "-0"
+        }
+        None => false,
+    }
+}
+
+/// A JSON object's members as text, in order, without parsing their values.
+struct RawObject<'a> {
+    members: Vec<(&'a str, &'a RawValue)>,
+    /// Where the next look-up starts: selections mostly follow the entry's key order.
+    next: Cell<usize>,
+}
+
+impl<'a> RawObject<'a> {
+    /// `None` when the text is not an object (or a key has escapes).
+    fn parse(json: &'a str) -> Option<Self> {
+        let members = serde_json::from_str::<Members<'a>>(json).ok()?.0;
+        Some(RawObject {
+            members,
+            next: Cell::new(0),
+        })
+    }
+
+    /// The member `name`. The readers' JSON has each key once (serde_json's writer and
+    /// the store's never repeat one), so the first found is the one.
+    fn get(&self, name: &str) -> Option<&'a RawValue> {
+        let start = self.next.get().min(self.members.len());
+        let (before, after) = self.members.split_at(start);
+        let found = after
+            .iter()
+            .position(|(k, _)| *k == name)
+            .map(|i| i + start)
+            .or_else(|| before.iter().position(|(k, _)| *k == name))?;
+        self.next.set(found + 1);
+        Some(self.members[found].1)
+    }
+}
+
+/// The members of a JSON object, borrowed from its text.
+struct Members<'a>(Vec<(&'a str, &'a RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Members<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+            type Value = Members<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(32));
+                while let Some(member) = map.next_entry::<&'de str, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Visit(std::marker::PhantomData))
     }
 }

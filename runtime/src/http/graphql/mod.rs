@@ -48,6 +48,8 @@ pub struct GraphqlState {
     /// fast path of plain reads walks with).
     roots: Arc<std::collections::HashMap<String, RootField>>,
     catalog: Arc<graphql::Catalog>,
+    /// The documents already parsed (and the requests validated as plain reads).
+    documents: graphql::document::Documents,
 }
 
 impl GraphqlState {
@@ -73,6 +75,7 @@ impl GraphqlState {
             roots: Arc::new(roots),
             catalog,
             registry: Arc::new(registry),
+            documents: graphql::document::Documents::default(),
         }
     }
 }
@@ -271,8 +274,12 @@ async fn execute(
             vec![json!({"message": CSRF_MESSAGE, "extensions": {"code": "BAD_REQUEST"}})],
         );
     }
-    let doc = match async_graphql::parser::parse_query(&request.query) {
-        Ok(doc) => doc,
+    let parsed = match state.graphql.as_ref() {
+        Some(gql) => gql.documents.parse(&request.query),
+        None => graphql::document::Documents::default().parse(&request.query),
+    };
+    let parsed = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let locations: Vec<Value> = e
                 .positions()
@@ -288,8 +295,9 @@ async fn execute(
             );
         }
     };
+    let doc = &parsed.document;
     // graphql-depth-limit throws on a fragment the document does not define.
-    if graphql::graphql_js::reaches_unknown_fragment(&doc, DEPTH_LIMIT) {
+    if graphql::graphql_js::reaches_unknown_fragment(doc, DEPTH_LIMIT) {
         return errors_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             vec![json!({
@@ -301,7 +309,7 @@ async fn execute(
     // Apollo refuses a mutation over GET (a link or an image could send it), once Strapi
     // has authenticated the caller (an API token's `last_used_at` moves; a bad one is a
     // 401).
-    if verb == Verb::Get && runs_mutation(&doc, request.operation_name.as_deref()) {
+    if verb == Verb::Get && runs_mutation(doc, request.operation_name.as_deref()) {
         let auth_state = Arc::clone(&state);
         let authorization = headers
             .get(header::AUTHORIZATION)
@@ -330,12 +338,12 @@ async fn execute(
         return res;
     }
     if !state.config.graphql.introspection {
-        let refused = introspection_errors(&doc);
+        let refused = introspection_errors(doc);
         if !refused.is_empty() {
             return errors_response(StatusCode::BAD_REQUEST, refused);
         }
     }
-    let too_deep = depth_errors(&doc, DEPTH_LIMIT);
+    let too_deep = depth_errors(doc, DEPTH_LIMIT);
     if !too_deep.is_empty() {
         return errors_response(StatusCode::BAD_REQUEST, too_deep);
     }
@@ -353,21 +361,19 @@ async fn execute(
     let variables = serde_json::to_value(&request.variables).unwrap_or(Value::Null);
     let bad_variables = graphql::graphql_js::variable_errors(
         &gql.registry,
-        &doc,
+        doc,
         request.operation_name.as_deref(),
         &variables,
     );
     if !bad_variables.is_empty() {
         return errors_response(StatusCode::BAD_REQUEST, bad_variables);
     }
-    // Parsed once: the executor takes this document instead of parsing the text again.
-    request.set_parsed_query(doc.clone());
     // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
     // async-graphql runs the rest of the document (nothing of it when the introspection
     // selections are invalid: only their validation).
     let introspection =
         gql.introspection
-            .prepare(&doc, request.operation_name.as_deref(), &variables);
+            .prepare(doc, request.operation_name.as_deref(), &variables);
     if let Some(prepared) = &introspection {
         request.set_parsed_query(prepared.document.clone());
         if !prepared.errors.is_empty() {
@@ -387,6 +393,7 @@ async fn execute(
         roots: gql.roots.clone(),
         catalog: gql.catalog.clone(),
     });
+    let document = parsed.clone();
     let answer = tokio::task::spawn_blocking(move || {
         let caller = state.permissions.caller(authorization.as_deref())?;
         let reader: SharedReader = Arc::new(StoreReader {
@@ -396,16 +403,25 @@ async fn execute(
             query,
             view,
         });
-        if let Some(parts) = plain
-            && let Some(response) = plain_answer(&schema, &mut request, &parts, &*reader)
-        {
-            return Ok(response);
+        if let Some(parts) = plain {
+            let asked = Asked {
+                parsed: &document,
+                request: &request,
+                variables: &variables,
+            };
+            if let Some(text) = plain_answer(&schema, &asked, &parts, &*reader) {
+                return Ok(Answer::Written(text));
+            }
+            // Parsed once: the executor takes the document instead of the text.
+            request.set_parsed_query(document.document.clone());
         }
-        Ok::<_, ApiError>(graphql::block_on(schema.execute(request.data(reader))))
+        let response = graphql::block_on(schema.execute(request.data(reader)));
+        Ok::<_, ApiError>(Answer::Executed(response))
     })
     .await;
     let response = match answer {
-        Ok(Ok(r)) => r,
+        Ok(Ok(Answer::Written(text))) => return ran_response(StatusCode::OK, text.into_bytes()),
+        Ok(Ok(Answer::Executed(r))) => r,
         Ok(Err(e)) => return e.into_response(),
         Err(e) => return ApiError::Internal(e.to_string()).into_response(),
     };
@@ -429,7 +445,7 @@ async fn execute(
                 let at: Vec<(usize, usize)> =
                     e.locations.iter().map(|p| (p.line, p.column)).collect();
                 let (message, at) =
-                    graphql::graphql_js::rewrite(&registry, &source, &doc, &e.message, &at)
+                    graphql::graphql_js::rewrite(&registry, &source, doc, &e.message, &at)
                         .unwrap_or_else(|| (graphql_js_message(&e.message), at));
                 validation_error(&message, &at)
             })
@@ -462,6 +478,14 @@ async fn execute(
     json_response(StatusCode::OK, &body)
 }
 
+/// How an operation was answered.
+enum Answer {
+    /// By the fast path of plain reads: the response's text.
+    Written(String),
+    /// By the executor.
+    Executed(async_graphql::Response),
+}
+
 /// What the fast path of plain reads walks with (shared by every request).
 struct PlainParts {
     registry: Arc<graphql::ir::Registry>,
@@ -469,40 +493,51 @@ struct PlainParts {
     catalog: Arc<graphql::Catalog>,
 }
 
+/// A request as the fast path reads it.
+struct Asked<'a> {
+    parsed: &'a graphql::document::Parsed,
+    request: &'a async_graphql::Request,
+    /// The request's variables as JSON.
+    variables: &'a Value,
+}
+
 /// The fast path ([`graphql::Plain`]): a query whose selections are plain reads is
 /// validated by the executor without running any resolver (its introspection-only
-/// mode), then answered by one walk over the entries. `None`: the executor answers
+/// mode; once per document, operation and variables), then answered by one walk over
+/// the entries, which writes the response's text. `None`: the executor answers
 /// (anything not plain, or invalid, or an error on the way).
 fn plain_answer(
     schema: &Schema,
-    request: &mut async_graphql::Request,
+    asked: &Asked<'_>,
     parts: &PlainParts,
     reader: &dyn graphql::Reader,
-) -> Option<async_graphql::Response> {
+) -> Option<String> {
     let plain = graphql::Plain {
         registry: &parts.registry,
         roots: &parts.roots,
         catalog: &parts.catalog,
     };
-    let operation = request.operation_name.clone();
-    let variables = request.variables.clone();
-    let doc = request.parsed_query().ok()?;
-    if !plain.is_plain(doc, operation.as_deref(), &variables) {
+    let operation = asked.request.operation_name.as_deref();
+    let variables = &asked.request.variables;
+    let doc = &asked.parsed.document;
+    if !plain.is_plain(doc, operation, variables) {
         return None;
     }
-    // The executor takes the document as parsed; the text is not read again.
-    let mut check = async_graphql::Request::new(String::new())
-        .variables(variables.clone())
-        .only_introspection();
-    if let Some(name) = &operation {
-        check = check.operation_name(name.clone());
+    let key = graphql::document::Parsed::request_key(operation, asked.variables);
+    if !asked.parsed.is_validated(&key) {
+        let mut check = async_graphql::Request::new(String::new())
+            .variables(variables.clone())
+            .only_introspection();
+        if let Some(name) = operation {
+            check = check.operation_name(name);
+        }
+        check.set_parsed_query(doc.clone());
+        if !graphql::block_on(schema.execute(check)).errors.is_empty() {
+            return None;
+        }
+        asked.parsed.validated(key);
     }
-    check.set_parsed_query(doc.clone());
-    if !graphql::block_on(schema.execute(check)).errors.is_empty() {
-        return None;
-    }
-    let data = plain.answer(doc, operation.as_deref(), &variables, reader)?;
-    Some(async_graphql::Response::new(data))
+    plain.answer(doc, operation, variables, reader)
 }
 
 /// The introspection selections' validation errors among async-graphql's, in the
@@ -849,6 +884,31 @@ mod plain_path {
         request
     }
 
+    /// The fast path's answer, validated twice over: the second time from what the
+    /// store of documents remembers.
+    fn fast(
+        schema: &Schema,
+        parts: &PlainParts,
+        reader: &dyn graphql::Reader,
+        query: &str,
+        variables: &Value,
+    ) -> Option<String> {
+        let documents = graphql::document::Documents::default();
+        let request = request(query, variables.clone());
+        let answers: Vec<Option<String>> = (0..2)
+            .map(|_| {
+                let asked = Asked {
+                    parsed: &documents.parse(query).unwrap(),
+                    request: &request,
+                    variables,
+                };
+                plain_answer(schema, &asked, parts, reader)
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "{query}");
+        answers[0].clone()
+    }
+
     #[test]
     fn plain_reads_answer_as_the_executor_and_the_rest_go_to_it() {
         let (schema, parts, reader) = parts_and_reader();
@@ -857,24 +917,20 @@ mod plain_path {
             "{ articles_connection(pagination: {pageSize: 3}) { __typename nodes { ...F } pageInfo { page pageSize pageCount total } } } fragment F on Article { t: title rating }",
             "query Q($id: ID!, $l: I18NLocaleCode = \"fr\") { article(documentId: $id, locale: $l) { ... on Article { title locale } } tags { name } __typename }",
             "{ articles(filters: {title: {containsi: \"e\"}}, status: DRAFT) { title eventAt metadata } }",
+            // Every scalar of the blog's articles (escaped text, blocks, JSON, decimals,
+            // floats, `Long`, `Time`, enums, nulls), in each locale and status.
+            "{ articles_connection(locale: \"*\", pagination: {pageSize: 100}) { nodes { documentId title slug description content body views wordCount rating price featured publishDate eventAt startTime kind metadata contactEmail createdAt updatedAt publishedAt locale } pageInfo { total pageCount } } }",
+            "{ articles(status: DRAFT, locale: \"fr\", sort: [\"views:desc\", \"title\"]) { __typename title views price rating } authors { name email bio } }",
+            "{ a: article(documentId: \"article00000000000000001\") { ...F } b: article(documentId: \"nope\") { ...F } } fragment F on Article { title body content }",
         ];
         for query in plain {
             let variables = json!({"id": "article00000000000000001"});
-            let fast = plain_answer(
-                &schema,
-                &mut request(query, variables.clone()),
-                &parts,
-                &*reader,
-            )
-            .unwrap_or_else(|| panic!("not plain: {query}"));
+            let fast = fast(&schema, &parts, &*reader, query, &variables)
+                .unwrap_or_else(|| panic!("not plain: {query}"));
             let full =
                 graphql::block_on(schema.execute(request(query, variables).data(reader.clone())));
             assert!(full.errors.is_empty(), "{query}: {:?}", full.errors);
-            assert_eq!(
-                serde_json::to_string(&fast).unwrap(),
-                serde_json::to_string(&full).unwrap(),
-                "{query}"
-            );
+            assert_eq!(fast, serde_json::to_string(&full).unwrap(), "{query}");
         }
         let not_plain = [
             // A relation to load, a directive, an invalid field, a mutation, a forbidden
@@ -887,9 +943,41 @@ mod plain_path {
         ];
         for query in not_plain {
             assert!(
-                plain_answer(&schema, &mut request(query, json!({})), &parts, &*reader).is_none(),
+                fast(&schema, &parts, &*reader, query, &json!({})).is_none(),
                 "{query}"
             );
         }
+    }
+
+    #[test]
+    fn a_kept_document_is_validated_per_request() {
+        let (schema, parts, reader) = parts_and_reader();
+        let documents = graphql::document::Documents::default();
+        let query =
+            "query Q($n: Int) { articles(sort: \"title\", pagination: {pageSize: $n}) { title } }";
+        let ask = |variables: Value| {
+            let request = request(query, variables.clone());
+            let parsed = documents.parse(query).unwrap();
+            let asked = Asked {
+                parsed: &parsed,
+                request: &request,
+                variables: &variables,
+            };
+            plain_answer(&schema, &asked, &parts, &*reader)
+        };
+        let one = ask(json!({"n": 1})).unwrap();
+        let two = ask(json!({"n": 2})).unwrap();
+        assert_eq!(
+            one,
+            r#"{"data":{"articles":[{"title":"  padded   title  "}]}}"#
+        );
+        assert!(two.len() > one.len(), "{two}");
+        // Validated for `n: 1`, not for a text: the executor answers that one.
+        assert_eq!(ask(json!({"n": "x"})), None);
+        assert_eq!(ask(json!({"n": 1})).unwrap(), one);
+        assert!(Arc::ptr_eq(
+            &documents.parse(query).unwrap(),
+            &documents.parse(query).unwrap()
+        ));
     }
 }

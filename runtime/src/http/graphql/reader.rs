@@ -3,6 +3,7 @@
 //! the caller's grants and read by the store; the plugins' root queries and `me`.
 
 use super::*;
+use crate::store::entry::Entry;
 
 /// The request's reader: the store, with the caller's grants.
 pub(super) struct StoreReader {
@@ -196,7 +197,7 @@ pub(super) fn populate_pairs(key: &str, populate: &Populate, out: &mut Vec<Strin
     }
 }
 
-pub(super) fn entry_value(entry: &crate::store::entry::Entry) -> Result<Value, ReadError> {
+pub(super) fn entry_value(entry: &Entry) -> Result<Value, ReadError> {
     serde_json::from_str(entry.as_str()).map_err(|e| internal(&e))
 }
 
@@ -230,6 +231,107 @@ impl Reader for StoreReader {
         if field.kind == RootKind::Me {
             return self.me();
         }
+        let schema = self.readable(field)?;
+        self.read_entries(field, schema, &args, populate)
+    }
+
+    fn read_text(&self, field: &RootField, args: Map<String, Value>) -> Result<String, ReadError> {
+        if field.kind.writes() || field.kind == RootKind::Me {
+            return self
+                .read(field, args, &Populate::default())
+                .map(|v| v.to_string());
+        }
+        let schema = self.readable(field)?;
+        Ok(self
+            .read_page(field, schema, &args, &Populate::default())?
+            .into_text())
+    }
+}
+
+/// What a root read query read, before it becomes JSON.
+pub(super) enum RootRead {
+    /// A list's entries.
+    List(Vec<Entry>),
+    /// A `_connection`'s entries and its `pageInfo`.
+    Connection { nodes: Vec<Entry>, page: PageInfo },
+    /// A single entry, or none.
+    One(Option<Entry>),
+}
+
+/// A `_connection`'s `pageInfo`.
+pub(super) struct PageInfo {
+    page: u64,
+    page_size: u64,
+    page_count: u64,
+    total: u64,
+}
+
+impl PageInfo {
+    fn value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("page".into(), self.page.into());
+        map.insert("pageSize".into(), self.page_size.into());
+        map.insert("pageCount".into(), self.page_count.into());
+        map.insert("total".into(), self.total.into());
+        Value::Object(map)
+    }
+}
+
+impl RootRead {
+    /// The JSON the resolvers read.
+    fn into_value(self) -> Result<Value, ReadError> {
+        let list = |entries: Vec<Entry>| {
+            entries
+                .iter()
+                .map(entry_value)
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        };
+        Ok(match self {
+            RootRead::List(entries) => list(entries)?,
+            RootRead::Connection { nodes, page } => {
+                let mut map = Map::new();
+                map.insert("nodes".into(), list(nodes)?);
+                map.insert("pageInfo".into(), page.value());
+                Value::Object(map)
+            }
+            RootRead::One(Some(entry)) => entry_value(&entry)?,
+            RootRead::One(None) => Value::Null,
+        })
+    }
+
+    /// The same JSON as text, written from the entries' own text.
+    fn into_text(self) -> String {
+        let list = |entries: &[Entry], out: &mut String| {
+            out.push('[');
+            for (i, entry) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(entry.as_str());
+            }
+            out.push(']');
+        };
+        let mut out = String::new();
+        match self {
+            RootRead::List(entries) => list(&entries, &mut out),
+            RootRead::Connection { nodes, page } => {
+                out.push_str("{\"nodes\":");
+                list(&nodes, &mut out);
+                out.push_str(",\"pageInfo\":");
+                out.push_str(&page.value().to_string());
+                out.push('}');
+            }
+            RootRead::One(Some(entry)) => out.push_str(entry.as_str()),
+            RootRead::One(None) => out.push_str("null"),
+        }
+        out
+    }
+}
+
+impl StoreReader {
+    /// The content type a root read query reads, once the caller may read it.
+    fn readable(&self, field: &RootField) -> Result<crate::schema::SchemaId, ReadError> {
         let schema = self
             .store
             .model()
@@ -242,14 +344,13 @@ impl Reader for StoreReader {
             RootKind::One => self.grants.find_one.can_find(schema),
             _ => self.grants.find.can_find(schema),
         };
-        if !allowed {
-            return Err(forbidden());
+        if allowed {
+            Ok(schema)
+        } else {
+            Err(forbidden())
         }
-        self.read_entries(field, schema, &args, populate)
     }
-}
 
-impl StoreReader {
     /// What a read root field answers, once the caller may read it.
     pub(super) fn read_entries(
         &self,
@@ -274,6 +375,17 @@ impl StoreReader {
             }
             return Ok(answer);
         }
+        self.read_page(field, schema, args, populate)?.into_value()
+    }
+
+    /// One read of a root read query's entries, with `populate` (no variants) loaded.
+    fn read_page(
+        &self,
+        field: &RootField,
+        schema: crate::schema::SchemaId,
+        args: &Map<String, Value>,
+        populate: &Populate,
+    ) -> Result<RootRead, ReadError> {
         let model = self.store.model();
         // The plugin's `transformArgs`: a list's `pagination` becomes `start`/`limit` as
         // `withDefaultPagination` makes them (its page sizes, -1, values below 1).
@@ -311,30 +423,25 @@ impl StoreReader {
                     .store
                     .read(|r| r.localizations_per_row().find(&q))
                     .map_err(|e| internal(&e))?;
-                let nodes = page
-                    .entries
-                    .iter()
-                    .map(entry_value)
-                    .collect::<Result<Vec<_>, _>>()?;
                 if field.kind == RootKind::List {
-                    return Ok(Value::Array(nodes));
+                    return Ok(RootRead::List(page.entries));
                 }
                 let limit = q.pagination.limit.max(1);
                 let total = page.total.unwrap_or(0);
-                Ok(json!({
-                    "nodes": nodes,
-                    "pageInfo": {
-                        "page": q.pagination.start / limit + 1,
-                        "pageSize": limit,
-                        "pageCount": total.div_ceil(limit),
-                        "total": total,
+                Ok(RootRead::Connection {
+                    nodes: page.entries,
+                    page: PageInfo {
+                        page: q.pagination.start / limit + 1,
+                        page_size: limit,
+                        page_count: total.div_ceil(limit),
+                        total,
                     },
-                }))
+                })
             }
             RootKind::One | RootKind::Single => {
                 let id = args.get("documentId").and_then(Value::as_str);
                 if field.kind == RootKind::One && q.locale == query::LocaleSelector::All {
-                    return Ok(Value::Null);
+                    return Ok(RootRead::One(None));
                 }
                 let mut q = q;
                 if let Some(id) = id {
@@ -344,10 +451,7 @@ impl StoreReader {
                     .store
                     .read(|r| r.localizations_per_row().find_first(&q))
                     .map_err(|e| internal(&e))?;
-                match entry {
-                    Some(entry) => entry_value(&entry),
-                    None => Ok(Value::Null),
-                }
+                Ok(RootRead::One(entry))
             }
             RootKind::Create | RootKind::Update | RootKind::Delete | RootKind::Me => {
                 Err(internal(&"not a read of entries"))
