@@ -333,6 +333,17 @@ pub fn http_request(
     target: &str,
     headers: &[(&str, &str)],
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    http_request_with_body(addr, method, target, headers, None)
+}
+
+/// [`http_request`] with a body (sent with its `Content-Length`).
+pub fn http_request_with_body(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
@@ -342,7 +353,11 @@ pub fn http_request(
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
-    req.push_str("\r\n");
+    if let Some(body) = body {
+        req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    } else {
+        req.push_str("\r\n");
+    }
     stream.write_all(req.as_bytes()).unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();

@@ -14,9 +14,12 @@
 //!   `Content-Type, Authorization, Origin, Accept`) and `Access-Control-Max-Age`, whatever
 //!   the path; any other request but `OPTIONS` gets the headers on its own answer, errors
 //!   included.
+//! * an answer marked [`AnyOrigin`] (every answer of `/graphql`) says
+//!   `Access-Control-Allow-Origin: *` instead, whenever the configured origins allow the
+//!   request at all (see [`AnyOrigin`]).
 //!
-//! The recorded answers of the real Strapi are `tests/fixtures/blog/oracle/cors.json`
-//! (`tools/cors/record.py`).
+//! The recorded answers of the real Strapi are `tests/fixtures/blog/oracle/cors.json` and
+//! `graphql_cors.json` (`tools/cors/record.py`).
 
 use std::sync::Arc;
 
@@ -83,6 +86,16 @@ impl CorsConfig {
     }
 }
 
+/// A response extension: the answer may be read by any origin. Strapi's GraphQL plugin
+/// runs its own `@koa/cors()` with its defaults (`origin: '*'`, no credentials) after
+/// `strapi::cors`, so every `/graphql` answer but a preflight says
+/// `Access-Control-Allow-Origin: *` (with `strapi::cors`'s `Allow-Credentials: true`
+/// left in place). strata does the same when the configured origins allow the request;
+/// when they refuse its origin, the answer carries no CORS header, as on REST (Strapi
+/// would still say `*`: a configured list of origins is not widened here).
+#[derive(Debug, Clone, Copy)]
+pub struct AnyOrigin;
+
 /// The middleware (`axum::middleware::from_fn_with_state(Arc<CorsConfig>, cors)`).
 pub async fn cors(State(config): State<Arc<CorsConfig>>, request: Request, next: Next) -> Response {
     let origin = request
@@ -129,11 +142,12 @@ pub async fn cors(State(config): State<Arc<CorsConfig>>, request: Request, next:
         return response;
     }
     let mut response = next.run(request).await;
+    let any = response.extensions().get::<AnyOrigin>().is_some();
     let headers = response.headers_mut();
     add_vary_origin(headers);
     // `OPTIONS` that is no preflight is no CORS request: Vary alone, as `@koa/cors`.
     if !options && let Some(allowed) = &allowed {
-        set_allowed(headers, &config, allowed);
+        set_allowed(headers, &config, if any { "*" } else { allowed });
         if !config.expose.is_empty() {
             set_list(
                 headers,

@@ -240,7 +240,20 @@ pub fn router(state: Arc<AppState>) -> Router {
     }
     #[cfg(feature = "graphql")]
     if state.config.graphql.enabled {
-        app = app.route("/graphql", get(graphql::get).post(graphql::post));
+        app = app.route(
+            "/graphql",
+            // Every other method is Apollo's to refuse (explicitly routed, so the router
+            // adds no `Allow` of its own to what Strapi's authentication answers).
+            get(graphql::get)
+                .post(graphql::post)
+                .head(graphql::other_method)
+                .put(graphql::other_method)
+                .patch(graphql::other_method)
+                .delete(graphql::other_method)
+                .options(graphql::other_method)
+                .fallback(graphql::other_method)
+                .layer(axum::middleware::map_response(graphql::any_origin)),
+        );
     }
     for s in model.content_types() {
         match (s.kind, &s.origin) {

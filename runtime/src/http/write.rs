@@ -239,6 +239,29 @@ fn without_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A request's body as Strapi's body parser reads it (JSON, a form, or nothing), or its
+/// answer to a body it refuses: too large (413), not JSON or not an object or array
+/// (koa-body's `SyntaxError`), nested too deep.
+pub(super) async fn read_body(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Value, Response> {
+    let limit = state.config.max_body_bytes;
+    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(b) => b,
+        Err(_) => return Err(too_large()),
+    };
+    match parse_body(body_kind(headers), &bytes) {
+        Ok(v) => Ok(v),
+        Err(BodyError::Syntax(message)) => Err(syntax_error(message)),
+        Err(BodyError::TooDeep) => Err(ApiError::Write(WriteError::bare(format!(
+            "The request body is nested deeper than {MAX_BODY_DEPTH} levels"
+        )))
+        .into_response()),
+    }
+}
+
 /// Handles a write route.
 pub(super) async fn handle(
     state: Arc<AppState>,
@@ -248,20 +271,9 @@ pub(super) async fn handle(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let limit = state.config.max_body_bytes;
-    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
-        Ok(b) => b,
-        Err(_) => return too_large(),
-    };
-    let body = match parse_body(body_kind(&headers), &bytes) {
+    let body = match read_body(&state, &headers, body).await {
         Ok(v) => v,
-        Err(BodyError::Syntax(message)) => return syntax_error(message),
-        Err(BodyError::TooDeep) => {
-            return ApiError::Write(WriteError::bare(format!(
-                "The request body is nested deeper than {MAX_BODY_DEPTH} levels"
-            )))
-            .into_response();
-        }
+        Err(refused) => return refused,
     };
     let call = WriteCall {
         route,

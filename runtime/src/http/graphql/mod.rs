@@ -17,7 +17,6 @@ use std::sync::Arc;
 
 use async_graphql::Positioned;
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
-use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -82,18 +81,28 @@ impl GraphqlState {
 
 mod checks;
 mod reader;
+mod request;
 mod writer;
 
 use checks::*;
 use reader::*;
 
-/// `POST /graphql`: `{query, variables, operationName}` as JSON.
-pub async fn post(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let response = match serde_json::from_slice::<async_graphql::Request>(&body) {
-        Ok(request) => execute(state, &headers, request, Verb::Post).await,
-        Err(e) => bad_request(&format!("POST body must be a GraphQL request: {e}")),
+/// `POST /graphql`: `{query, variables, operationName}` as JSON, read by Strapi's body
+/// parser first (its `SyntaxError` for a body that is no JSON object or array).
+pub async fn post(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Response {
+    let body = match super::write::read_body(&state, &headers, body).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
-    negotiated(&headers, response)
+    let request = request::from_post(body).map_err(str::to_owned);
+    negotiated(
+        &headers,
+        execute(state, &headers, request, Verb::Post).await,
+    )
 }
 
 /// What kind of answer of Apollo Server's a response is (its `Content-Type` is then
@@ -150,74 +159,68 @@ fn negotiated(headers: &HeaderMap, mut response: Response) -> Response {
     response
 }
 
+/// Strapi's authentication of a `/graphql` request before Apollo sees it (an API
+/// token's `last_used_at` moves; bad credentials are its 401).
+async fn authenticated(state: &Arc<AppState>, headers: &HeaderMap) -> Result<(), Response> {
+    let auth_state = Arc::clone(state);
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .map(|v| v.as_bytes().to_vec());
+    let checked = tokio::task::spawn_blocking(move || {
+        auth_state
+            .permissions
+            .grants(authorization.as_deref())
+            .map(|_| ())
+    })
+    .await;
+    match checked {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(e.into_response()),
+        Err(e) => Err(ApiError::Internal(e.to_string()).into_response()),
+    }
+}
+
+/// Any other method on `/graphql` (Strapi routes them all to Apollo, `HEAD` and a plain
+/// `OPTIONS` included): authenticated, then Apollo's CSRF check, then its 405.
+pub async fn other_method(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = authenticated(&state, &headers).await {
+        return refused;
+    }
+    if !preflighted(&headers) {
+        return csrf_refusal();
+    }
+    let mut res = errors_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        vec![json!({
+            "message": "Apollo Server supports only GET/POST requests.",
+            "extensions": {"code": "BAD_REQUEST"},
+        })],
+    );
+    res.headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static("GET, POST"));
+    res
+}
+
+/// Marks every answer of `/graphql` as the plugin's own `@koa/cors()` answers it: any
+/// origin may read it (see [`super::cors::AnyOrigin`]).
+pub async fn any_origin(mut response: Response) -> Response {
+    response.extensions_mut().insert(super::cors::AnyOrigin);
+    response
+}
+
 /// `GET /graphql?query=…&variables=…&operationName=…`.
 pub async fn get(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     RawQuery(raw): RawQuery,
 ) -> Response {
-    let mut query = None;
-    let mut variables = None;
-    let mut operation = None;
-    for (k, v) in form_pairs(raw.as_deref().unwrap_or("")) {
-        match k.as_str() {
-            "query" => query = Some(v),
-            "variables" => variables = Some(v),
-            "operationName" => operation = Some(v),
-            _ => {}
-        }
-    }
-    let Some(query) = query else {
-        return bad_request("GET query missing.");
-    };
-    let mut request = async_graphql::Request::new(query);
-    if let Some(name) = operation.filter(|n| !n.is_empty()) {
-        request = request.operation_name(name);
-    }
-    if let Some(text) = variables.filter(|t| !t.is_empty()) {
-        match serde_json::from_str::<Value>(&text) {
-            Ok(v) => request = request.variables(async_graphql::Variables::from_json(v)),
-            Err(_) => return bad_request("Variables are invalid JSON."),
-        }
-    }
+    let request = request::from_get(raw.as_deref().unwrap_or(""));
     negotiated(&headers, execute(state, &headers, request, Verb::Get).await)
 }
 
-fn form_pairs(raw: &str) -> Vec<(String, String)> {
-    raw.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect()
-}
-
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => match (hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
-                (Some(hi), Some(lo)) => {
-                    out.push(hi * 16 + lo);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex(b: Option<&u8>) -> Option<u8> {
-    char::from(*b?)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
+/// Apollo's refusal of a request a browser would not have preflighted.
+fn csrf_refusal() -> Response {
+    bad_request(CSRF_MESSAGE)
 }
 
 fn bad_request(message: &str) -> Response {
@@ -232,8 +235,10 @@ fn json_response(status: StatusCode, body: &Value) -> Response {
     ran_response(status, serde_json::to_vec(body).unwrap_or_default())
 }
 
-/// [`json_response`] of JSON text already written.
-fn ran_response(status: StatusCode, body: Vec<u8>) -> Response {
+/// [`json_response`] of JSON text already written (Apollo's `prettyJSONStringify` ends
+/// every answer with a newline).
+fn ran_response(status: StatusCode, mut body: Vec<u8>) -> Response {
+    body.push(b'\n');
     let mut response = (
         status,
         [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
@@ -262,18 +267,22 @@ enum Verb {
     Post,
 }
 
+/// Runs a request Apollo read (`Err`: its words for a request it cannot read, given
+/// after its CSRF check).
 async fn execute(
     state: Arc<AppState>,
     headers: &HeaderMap,
-    mut request: async_graphql::Request,
+    request: Result<async_graphql::Request, String>,
     verb: Verb,
 ) -> Response {
     if !preflighted(headers) {
-        return refused_response(
-            StatusCode::BAD_REQUEST,
-            vec![json!({"message": CSRF_MESSAGE, "extensions": {"code": "BAD_REQUEST"}})],
-        );
+        return csrf_refusal();
     }
+    let mut request = match request {
+        Ok(request) if request.query.is_empty() => return bad_request(request::NO_QUERY),
+        Ok(request) => request,
+        Err(message) => return bad_request(&message),
+    };
     let parsed = match state.graphql.as_ref() {
         Some(gql) => gql.documents.parse(&request.query),
         None => graphql::document::Documents::default().parse(&request.query),
@@ -310,21 +319,8 @@ async fn execute(
     // has authenticated the caller (an API token's `last_used_at` moves; a bad one is a
     // 401).
     if verb == Verb::Get && runs_mutation(doc, request.operation_name.as_deref()) {
-        let auth_state = Arc::clone(&state);
-        let authorization = headers
-            .get(header::AUTHORIZATION)
-            .map(|v| v.as_bytes().to_vec());
-        let checked = tokio::task::spawn_blocking(move || {
-            auth_state
-                .permissions
-                .grants(authorization.as_deref())
-                .map(|_| ())
-        })
-        .await;
-        match checked {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return e.into_response(),
-            Err(e) => return ApiError::Internal(e.to_string()).into_response(),
+        if let Err(refused) = authenticated(&state, headers).await {
+            return refused;
         }
         let mut res = errors_response(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -726,7 +722,7 @@ mod tests {
             .insert("localizations".into(), graphql::PopulateNode::default());
         let mut pairs = Vec::new();
         populate_pairs("populate", &populate, &mut pairs);
-        let decoded: Vec<String> = pairs.iter().map(|p| decode(p)).collect();
+        let decoded: Vec<String> = pairs.iter().map(|p| request::decode(p)).collect();
         assert_eq!(
             decoded,
             [
@@ -739,9 +735,9 @@ mod tests {
 
     #[test]
     fn get_parameters_decode_without_panicking() {
-        assert_eq!(decode("a%20b+c%"), "a b c%");
-        assert_eq!(decode("%C3%A9%zz%4"), "é%zz%4");
-        assert_eq!(decode("é%"), "é%");
+        assert_eq!(request::decode("a%20b+c%"), "a b c%");
+        assert_eq!(request::decode("%C3%A9%zz%4"), "é%zz%4");
+        assert_eq!(request::decode("é%"), "é%");
     }
 
     #[test]
