@@ -97,8 +97,9 @@ impl Parsed {
 impl Documents {
     /// The largest document text kept, in bytes.
     pub const LARGEST: usize = 16 * 1024;
-    /// The most bytes of document text kept at once.
-    pub const BUDGET: usize = 4 * 1024 * 1024;
+    /// The most bytes of document text kept at once (a parsed document takes several
+    /// times the memory of its text).
+    pub const BUDGET: usize = 1024 * 1024;
     /// The most validated requests kept per document.
     pub const REQUESTS: usize = 256;
 
