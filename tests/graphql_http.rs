@@ -5,7 +5,9 @@
 //!   a preflight, which `strapi::cors` answers);
 //! - Apollo's 405 for the methods it does not take, after Strapi's authentication;
 //! - Apollo's `runHttpQuery` checks of a `POST` body and of a `GET`'s parameters, and
-//!   Strapi's body parser's `SyntaxError` before them.
+//!   Strapi's body parser's `SyntaxError` before them;
+//! - Strapi's authentication before anything Apollo refuses (bad credentials are a 401
+//!   whatever the document).
 //!
 //! Each answer's status, `Vary`, `Allow` and `Access-Control-*` headers, and body (text,
 //! Apollo's closing newline included) must be Strapi's; a `SyntaxError`'s message is
@@ -65,7 +67,7 @@ fn graphql_http_answers_as_strapi() {
         &std::fs::read_to_string(common::blog().join("oracle/graphql_http.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(recorded.len(), 35);
+    assert_eq!(recorded.len(), 40);
     let mut failures = Vec::new();
     for case in &recorded {
         let method = case["method"].as_str().unwrap();

@@ -50,6 +50,13 @@ GRAPHQL_CASES = [
     ("OPTIONS", "/graphql", {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",
                              "Access-Control-Request-Headers": "content-type"}, None),
 ] + [
+    # Strapi authenticates before Apollo refuses anything, after its body parser.
+    ("POST", "/graphql", {"Authorization": "Bearer not-a-token", **JSON}, body) for body in [
+        '{"query":"{ tags { "}', '{}', '{not json', '{"query":"{ tags { nope } }"}',
+    ]
+] + [
+    ("GET", "/graphql?query={tags{name}}", {"Authorization": "Bearer not-a-token"}, None),
+] + [
     # What Apollo's runHttpQuery and Strapi's body parser refuse.
     ("POST", "/graphql", JSON, body) for body in [
         '{"variables":{}}', '{"query":""}', '{"query":null}', '{"query":0}', '{"query":1}',

@@ -268,20 +268,49 @@ enum Verb {
 }
 
 /// Runs a request Apollo read (`Err`: its words for a request it cannot read, given
-/// after its CSRF check).
+/// after its CSRF check). Strapi authenticates the caller before Apollo sees the request,
+/// so bad credentials are a 401 whatever Apollo would have refused; strata
+/// authenticates a request it refuses before running it only then ([`before_auth`]), and
+/// the others where they run.
 async fn execute(
     state: Arc<AppState>,
     headers: &HeaderMap,
     request: Result<async_graphql::Request, String>,
     verb: Verb,
 ) -> Response {
+    let response = run(state.clone(), headers, request, verb).await;
+    if response.extensions().get::<BeforeAuth>().is_some()
+        && let Err(refused) = authenticated(&state, headers).await
+    {
+        return refused;
+    }
+    response
+}
+
+/// Marks a refusal made before the caller was authenticated.
+#[derive(Debug, Clone, Copy)]
+struct BeforeAuth;
+
+fn before_auth(mut response: Response) -> Response {
+    response.extensions_mut().insert(BeforeAuth);
+    response
+}
+
+async fn run(
+    state: Arc<AppState>,
+    headers: &HeaderMap,
+    request: Result<async_graphql::Request, String>,
+    verb: Verb,
+) -> Response {
     if !preflighted(headers) {
-        return csrf_refusal();
+        return before_auth(csrf_refusal());
     }
     let mut request = match request {
-        Ok(request) if request.query.is_empty() => return bad_request(request::NO_QUERY),
+        Ok(request) if request.query.is_empty() => {
+            return before_auth(bad_request(request::NO_QUERY));
+        }
         Ok(request) => request,
-        Err(message) => return bad_request(&message),
+        Err(message) => return before_auth(bad_request(&message)),
     };
     let parsed = match state.graphql.as_ref() {
         Some(gql) => gql.documents.parse(&request.query),
@@ -294,26 +323,26 @@ async fn execute(
                 .positions()
                 .map(|p| json!({"line": p.line, "column": p.column}))
                 .collect();
-            return errors_response(
+            return before_auth(errors_response(
                 StatusCode::BAD_REQUEST,
                 vec![json!({
                     "message": format!("Syntax Error: {e}"),
                     "locations": locations,
                     "extensions": {"code": "GRAPHQL_PARSE_FAILED"},
                 })],
-            );
+            ));
         }
     };
     let doc = &parsed.document;
     // graphql-depth-limit throws on a fragment the document does not define.
     if graphql::graphql_js::reaches_unknown_fragment(doc, DEPTH_LIMIT) {
-        return errors_response(
+        return before_auth(errors_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             vec![json!({
                 "message": "Internal server error",
                 "extensions": {"code": "INTERNAL_SERVER_ERROR"},
             })],
-        );
+        ));
     }
     // Apollo refuses a mutation over GET (a link or an image could send it), once Strapi
     // has authenticated the caller (an API token's `last_used_at` moves; a bad one is a
@@ -336,12 +365,12 @@ async fn execute(
     if !state.config.graphql.introspection {
         let refused = introspection_errors(doc);
         if !refused.is_empty() {
-            return errors_response(StatusCode::BAD_REQUEST, refused);
+            return before_auth(errors_response(StatusCode::BAD_REQUEST, refused));
         }
     }
     let too_deep = depth_errors(doc, DEPTH_LIMIT);
     if !too_deep.is_empty() {
-        return errors_response(StatusCode::BAD_REQUEST, too_deep);
+        return before_auth(errors_response(StatusCode::BAD_REQUEST, too_deep));
     }
     let Some(gql) = state.graphql.as_ref() else {
         return ApiError::NotFound.into_response();
@@ -362,7 +391,7 @@ async fn execute(
         &variables,
     );
     if !bad_variables.is_empty() {
-        return errors_response(StatusCode::BAD_REQUEST, bad_variables);
+        return before_auth(errors_response(StatusCode::BAD_REQUEST, bad_variables));
     }
     // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
     // async-graphql runs the rest of the document (nothing of it when the introspection
