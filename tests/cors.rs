@@ -8,7 +8,6 @@
 
 mod common;
 
-use serde_json::Value;
 use strata::http::ServerConfig;
 use strata::http::cors::CorsConfig;
 
@@ -40,21 +39,13 @@ fn request(
 #[test]
 fn every_recorded_cors_answer_of_strapi() {
     let addr = common::start_blog_server("cors");
-    let recorded: Vec<Value> = serde_json::from_str(
-        &std::fs::read_to_string(common::blog().join("oracle/cors.json")).unwrap(),
-    )
-    .unwrap();
+    let recorded = common::recorded_requests("cors.json");
     assert_eq!(recorded.len(), 12);
     let mut failures = Vec::new();
-    for case in &recorded {
-        let method = case["method"].as_str().unwrap();
-        let target = case["target"].as_str().unwrap();
-        let headers: Vec<(&str, &str)> = case["headers"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str().unwrap()))
-            .collect();
+    for recorded in &recorded {
+        let case = &recorded.case;
+        let (method, target) = (recorded.method.as_str(), recorded.target.as_str());
+        let headers = recorded.headers();
         let (status, got, body) = request(addr, method, target, &headers);
         let (vary, got) = cors_headers(&got);
         let mut expected: Vec<(String, String)> = case["response_headers"]

@@ -37,13 +37,7 @@ fn apollo_client_reads_strata_as_it_reads_strapi() {
     )
     .unwrap();
 
-    let config = strata::http::ServerConfig {
-        graphql: strata::http::GraphqlConfig {
-            enabled: true,
-            ..strata::http::GraphqlConfig::default()
-        },
-        ..strata::http::ServerConfig::default()
-    };
+    let config = common::graphql_on();
     let (scratch, db) = common::blog_db_copy("graphql-client");
     let model = std::sync::Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
     let url =

@@ -20,16 +20,6 @@ mod common;
 
 use serde_json::Value;
 
-fn graphql_on() -> strata::http::ServerConfig {
-    strata::http::ServerConfig {
-        graphql: strata::http::GraphqlConfig {
-            enabled: true,
-            ..strata::http::GraphqlConfig::default()
-        },
-        ..strata::http::ServerConfig::default()
-    }
-}
-
 /// The headers compared: `Vary`, `Allow` and `Access-Control-*`.
 fn kept(headers: &[(String, String)]) -> Vec<(String, String)> {
     let mut kept: Vec<(String, String)> = headers
@@ -62,22 +52,14 @@ fn same_body(strapi: &str, strata: &str) -> bool {
 
 #[test]
 fn graphql_http_answers_as_strapi() {
-    let addr = common::start_blog_server_with("graphql-http", graphql_on());
-    let recorded: Vec<Value> = serde_json::from_str(
-        &std::fs::read_to_string(common::blog().join("oracle/graphql_http.json")).unwrap(),
-    )
-    .unwrap();
+    let addr = common::start_blog_server_with("graphql-http", common::graphql_on());
+    let recorded = common::recorded_requests("graphql_http.json");
     assert_eq!(recorded.len(), 40);
     let mut failures = Vec::new();
-    for case in &recorded {
-        let method = case["method"].as_str().unwrap();
-        let target = case["target"].as_str().unwrap();
-        let headers: Vec<(&str, &str)> = case["headers"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str().unwrap()))
-            .collect();
+    for recorded in &recorded {
+        let case = &recorded.case;
+        let (method, target) = (recorded.method.as_str(), recorded.target.as_str());
+        let headers = recorded.headers();
         let (status, got, body) = common::http_request_with_body(
             addr,
             method,

@@ -15,14 +15,9 @@ mod common;
 use serde_json::Value;
 
 fn graphql(introspection: bool) -> strata::http::ServerConfig {
-    strata::http::ServerConfig {
-        graphql: strata::http::GraphqlConfig {
-            enabled: true,
-            introspection,
-            ..strata::http::GraphqlConfig::default()
-        },
-        ..strata::http::ServerConfig::default()
-    }
+    let mut config = common::graphql_on();
+    config.graphql.introspection = introspection;
+    config
 }
 
 fn recorded() -> Vec<Value> {

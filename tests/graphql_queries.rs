@@ -28,16 +28,6 @@ fn fixtures() -> Vec<(PathBuf, Value)> {
         .collect()
 }
 
-fn graphql_on() -> strata::http::ServerConfig {
-    strata::http::ServerConfig {
-        graphql: strata::http::GraphqlConfig {
-            enabled: true,
-            ..strata::http::GraphqlConfig::default()
-        },
-        ..strata::http::ServerConfig::default()
-    }
-}
-
 /// The oracle's salt and JWT secret, for the tokens of `tests/fixtures/blog/auth`.
 fn with_lab_secrets(mut config: strata::http::ServerConfig) -> strata::http::ServerConfig {
     config.auth = strata::auth::AuthSecrets {
@@ -57,7 +47,7 @@ fn credentialed_blog(tag: &str) -> std::net::SocketAddr {
         .unwrap();
     serve_url(
         &format!("sqlite://{}?mode=ro", db.display()),
-        with_lab_secrets(graphql_on()),
+        with_lab_secrets(common::graphql_on()),
     )
 }
 
@@ -200,7 +190,7 @@ fn recorded_graphql_queries_on_postgres() {
     };
     db.execute(&auth_sql("credentials.postgres.sql"));
     replay(
-        serve_url(&db.url, with_lab_secrets(graphql_on())),
+        serve_url(&db.url, with_lab_secrets(common::graphql_on())),
         "postgres",
     );
 }
@@ -212,7 +202,10 @@ fn recorded_graphql_queries_on_mysql() {
         return;
     };
     db.execute(&auth_sql("credentials.mysql.sql"));
-    replay(serve_url(&db.url, with_lab_secrets(graphql_on())), "mysql");
+    replay(
+        serve_url(&db.url, with_lab_secrets(common::graphql_on())),
+        "mysql",
+    );
 }
 
 fn auth_sql(file: &str) -> String {
@@ -224,7 +217,7 @@ fn auth_sql(file: &str) -> String {
 /// (strata does not store them).
 #[test]
 fn unserved_fields_fail_with_their_path() {
-    let addr = common::start_blog_server_with("graphql-unserved", graphql_on());
+    let addr = common::start_blog_server_with("graphql-unserved", common::graphql_on());
     let (status, body) = common::send_json(
         addr,
         "POST",

@@ -189,16 +189,12 @@ impl Server {
         let model = Arc::new(strata::schema::load(schemas).unwrap());
         let url = strata::store::DatabaseUrl::parse(url).unwrap();
         let store = Arc::new(strata::store::Store::open_existing(&url, model, 2).unwrap());
+        // The oracle serves GraphQL too; the `graphql-*` sequences send mutations.
         let config = strata::http::ServerConfig {
             auth: lab_secrets(),
             // koa-body's `1mb`, the oracle's limit (`val-body-size`).
             max_body_bytes: 1024 * 1024,
-            // The oracle serves GraphQL too; the `graphql-*` sequences send mutations.
-            graphql: strata::http::GraphqlConfig {
-                enabled: true,
-                ..strata::http::GraphqlConfig::default()
-            },
-            ..strata::http::ServerConfig::default()
+            ..common::graphql_on()
         };
         let app = strata::http::router(strata::http::AppState::new(store, config));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

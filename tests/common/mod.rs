@@ -815,3 +815,54 @@ pub fn table_counts(url: &str) -> std::collections::BTreeMap<String, u64> {
         })
         .unwrap()
 }
+
+/// The default server configuration with GraphQL on.
+pub fn graphql_on() -> strata::http::ServerConfig {
+    strata::http::ServerConfig {
+        graphql: strata::http::GraphqlConfig {
+            enabled: true,
+            ..strata::http::GraphqlConfig::default()
+        },
+        ..strata::http::ServerConfig::default()
+    }
+}
+
+/// A request `tools/cors/record.py` recorded from Strapi, with Strapi's answer.
+pub struct RecordedRequest {
+    /// The whole record (Strapi's status, headers and body among it).
+    pub case: Value,
+    pub method: String,
+    pub target: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl RecordedRequest {
+    /// The headers as the request helpers take them.
+    pub fn headers(&self) -> Vec<(&str, &str)> {
+        self.headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+}
+
+/// The recorded requests of `oracle/<file>` in the blog fixture.
+pub fn recorded_requests(file: &str) -> Vec<RecordedRequest> {
+    let recorded: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(blog().join("oracle").join(file)).unwrap())
+            .unwrap();
+    recorded
+        .into_iter()
+        .map(|case| RecordedRequest {
+            method: case["method"].as_str().unwrap().to_string(),
+            target: case["target"].as_str().unwrap().to_string(),
+            headers: case["headers"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect(),
+            case,
+        })
+        .collect()
+}

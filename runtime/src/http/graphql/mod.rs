@@ -189,15 +189,20 @@ pub async fn other_method(State(state): State<Arc<AppState>>, headers: HeaderMap
     if !preflighted(&headers) {
         return csrf_refusal();
     }
+    apollo_405(
+        "Apollo Server supports only GET/POST requests.",
+        "GET, POST",
+    )
+}
+
+/// Apollo's 405, with the methods it takes for the request in `Allow`.
+fn apollo_405(message: &str, allow: &'static str) -> Response {
     let mut res = errors_response(
         StatusCode::METHOD_NOT_ALLOWED,
-        vec![json!({
-            "message": "Apollo Server supports only GET/POST requests.",
-            "extensions": {"code": "BAD_REQUEST"},
-        })],
+        vec![json!({"message": message, "extensions": {"code": "BAD_REQUEST"}})],
     );
     res.headers_mut()
-        .insert(header::ALLOW, header::HeaderValue::from_static("GET, POST"));
+        .insert(header::ALLOW, header::HeaderValue::from_static(allow));
     res
 }
 
@@ -351,16 +356,10 @@ async fn run(
         if let Err(refused) = authenticated(&state, headers).await {
             return refused;
         }
-        let mut res = errors_response(
-            StatusCode::METHOD_NOT_ALLOWED,
-            vec![json!({
-                "message": "GET requests only support query operations, not mutation operations",
-                "extensions": {"code": "BAD_REQUEST"},
-            })],
+        return apollo_405(
+            "GET requests only support query operations, not mutation operations",
+            "POST",
         );
-        res.headers_mut()
-            .insert(header::ALLOW, header::HeaderValue::from_static("POST"));
-        return res;
     }
     if !state.config.graphql.introspection {
         let refused = introspection_errors(doc);
