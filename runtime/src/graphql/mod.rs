@@ -26,7 +26,7 @@ mod plugins;
 mod project;
 
 pub use plugins::OPERATORS as FILTER_OPERATORS;
-pub use project::Plain;
+pub use project::{Plain, PlainQuery};
 mod sdl;
 pub mod view;
 

@@ -11,7 +11,12 @@
 //! are copied). Whenever the resolvers could answer anything else (an error, a relation
 //! to load, a directive, a union, fragments on another type, a key answered twice, a
 //! `null` where the type says non-null, a variable left out) it gives `None`, and the
-//! executor answers instead. The caller validates the document first.
+//! executor answers instead.
+//!
+//! Two steps: [`Plain::plan`] decides whether the operation is plain and plans it once
+//! (each root field's arguments, and per key its field definition, shape and non-null
+//! flag), reading nothing; the caller validates the document, then
+//! [`PlainQuery::answer`] reads and writes.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -32,37 +37,32 @@ pub struct Plain<'a> {
     pub catalog: &'a Catalog,
 }
 
-impl Plain<'_> {
-    /// Whether the operation's selections are plain reads (nothing is read).
-    pub fn is_plain(
-        &self,
-        doc: &ExecutableDocument,
-        operation: Option<&str>,
-        variables: &async_graphql::Variables,
-    ) -> bool {
-        self.walk(doc, operation, variables, None).is_some()
-    }
+/// A plain read query, planned once (see [`Plain::plan`]): each root field's response key
+/// and what answers it.
+pub struct PlainQuery<'a> {
+    roots: Vec<(&'a str, PlainRoot<'a>)>,
+}
 
-    /// The response's JSON text (`{"data":{…}}`), when the operation is a plain read
-    /// (see the module).
-    pub fn answer(
-        &self,
-        doc: &ExecutableDocument,
-        operation: Option<&str>,
-        variables: &async_graphql::Variables,
-        reader: &dyn Reader,
-    ) -> Option<String> {
-        self.walk(doc, operation, variables, Some(reader))
-    }
+enum PlainRoot<'a> {
+    /// `__typename`.
+    Typename,
+    /// A root field the reader reads, with the resolver's arguments.
+    Read {
+        root: &'a RootField,
+        args: serde_json::Map<String, serde_json::Value>,
+        plan: Plan<'a>,
+    },
+}
 
-    /// Checks every root field's selection, then (with a reader) reads and walks each.
-    fn walk(
+impl<'a> Plain<'a> {
+    /// The plan of the operation, when its selections are plain reads (nothing is read
+    /// yet; `None`: not plain, the executor answers).
+    pub fn plan(
         &self,
-        doc: &ExecutableDocument,
+        doc: &'a ExecutableDocument,
         operation: Option<&str>,
         variables: &async_graphql::Variables,
-        reader: Option<&dyn Reader>,
-    ) -> Option<String> {
+    ) -> Option<PlainQuery<'a>> {
         let op = super::document::selected_operation(doc, operation)?;
         if op.ty != OperationType::Query || !op.directives.is_empty() {
             return None;
@@ -81,36 +81,43 @@ impl Plain<'_> {
             doc,
             variables: &values,
         };
-        // First the shape of every root field, without reading; then the reads.
-        let mut fields = Vec::new();
-        let mut keys = std::collections::HashSet::new();
-        let mut scratch = String::new();
+        let mut roots: Vec<(&'a str, PlainRoot<'a>)> = Vec::new();
         for item in &op.selection_set.node.items {
             let Selection::Field(field) = &item.node else {
                 return None;
             };
             let field = &field.node;
-            if !field.directives.is_empty() || !keys.insert(field.response_key().node.clone()) {
+            let key = field.response_key().node.as_str();
+            if !field.directives.is_empty() || roots.iter().any(|(k, _)| *k == key) {
                 return None;
             }
-            if field.name.node != "__typename" {
-                walk.root(field, None, &mut scratch)?;
-            }
-            fields.push(field);
+            let answer = if field.name.node == "__typename" {
+                PlainRoot::Typename
+            } else {
+                walk.root(field)?
+            };
+            roots.push((key, answer));
         }
-        let Some(reader) = reader else {
-            return Some(String::new());
-        };
+        Some(PlainQuery { roots })
+    }
+}
+
+impl PlainQuery<'_> {
+    /// The response's JSON text (`{"data":{…}}`), read by `reader`; `None` where the
+    /// resolvers would answer otherwise (see the module).
+    pub fn answer(self, reader: &dyn Reader) -> Option<String> {
         let mut out = String::from("{\"data\":{");
-        for (i, field) in fields.into_iter().enumerate() {
+        for (i, (key, root)) in self.roots.into_iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            push_key(&mut out, field.response_key().node.as_str());
-            if field.name.node == "__typename" {
-                out.push_str("\"Query\"");
-            } else {
-                walk.root(field, Some(reader), &mut out)?;
+            push_key(&mut out, key);
+            match root {
+                PlainRoot::Typename => out.push_str("\"Query\""),
+                PlainRoot::Read { root, args, plan } => {
+                    let text = reader.read_text(root, args).ok()?;
+                    write(&plan, text.trim(), &mut out)?;
+                }
             }
         }
         out.push_str("}}");
@@ -125,10 +132,10 @@ fn push_key(out: &mut String, key: &str) {
     out.push_str("\":");
 }
 
-struct Walk<'a> {
-    plain: &'a Plain<'a>,
+struct Walk<'p, 'a> {
+    plain: &'p Plain<'a>,
     doc: &'a ExecutableDocument,
-    variables: &'a async_graphql::Variables,
+    variables: &'p async_graphql::Variables,
 }
 
 /// What is written of a value of one type for one selection, worked out once from the
@@ -159,16 +166,11 @@ enum StepValue<'a> {
     Member { name: &'a str, plan: Plan<'a> },
 }
 
-impl<'a> Walk<'a> {
-    /// Writes a root field's value read by `reader`; without one, checks that its
-    /// selection is plain, reading nothing.
-    fn root(
-        &self,
-        field: &'a async_graphql::parser::types::Field,
-        reader: Option<&dyn Reader>,
-        out: &mut String,
-    ) -> Option<()> {
-        let root = self.plain.roots.get(field.name.node.as_str())?;
+impl<'a> Walk<'_, 'a> {
+    /// A root field's read and plan (`None`: not plain).
+    fn root(&self, field: &'a async_graphql::parser::types::Field) -> Option<PlainRoot<'a>> {
+        let roots: &'a HashMap<String, RootField> = self.plain.roots;
+        let root = roots.get(field.name.node.as_str())?;
         if !matches!(
             root.kind,
             RootKind::List | RootKind::Connection | RootKind::One | RootKind::Single
@@ -178,11 +180,7 @@ impl<'a> Walk<'a> {
         let def = self.field_def("Query", field.name.node.as_str())?;
         let args = self.arguments(def, field)?;
         let plan = self.plan(&def.ty, &field.selection_set.node)?;
-        let Some(reader) = reader else {
-            return Some(());
-        };
-        let text = reader.read_text(root, args).ok()?;
-        write(&plan, text.trim(), out)
+        Some(PlainRoot::Read { root, args, plan })
     }
 
     /// The arguments as the resolver gets them: the given ones, with the variables'
@@ -217,7 +215,8 @@ impl<'a> Walk<'a> {
     }
 
     fn field_def(&self, type_name: &str, field: &str) -> Option<&'a FieldDef> {
-        match &self.plain.registry.types.get(type_name)?.kind {
+        let registry: &'a Registry = self.plain.registry;
+        match &registry.types.get(type_name)?.kind {
             Kind::Object(fields) => fields.iter().find(|f| f.name == field),
             _ => None,
         }

@@ -544,9 +544,7 @@ fn plain_answer(
     let operation = asked.request.operation_name.as_deref();
     let variables = &asked.request.variables;
     let doc = &asked.parsed.document;
-    if !plain.is_plain(doc, operation, variables) {
-        return None;
-    }
+    let planned = plain.plan(doc, operation, variables)?;
     let key = graphql::document::Parsed::request_key(operation, asked.variables);
     if !asked.parsed.is_validated(&key) {
         let mut check = async_graphql::Request::new(String::new())
@@ -561,7 +559,7 @@ fn plain_answer(
         }
         asked.parsed.validated(key);
     }
-    plain.answer(doc, operation, variables, reader)
+    planned.answer(reader)
 }
 
 /// The introspection selections' validation errors among async-graphql's, in the
