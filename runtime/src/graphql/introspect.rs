@@ -798,6 +798,23 @@ fn leaf_text(text: Option<&String>) -> Resolved<'static> {
     Resolved::Leaf(text.map_or(Value::Null, |t| Value::String(t.clone())))
 }
 
+/// The fields that fields, input values, enum values and directives share: `name`,
+/// `description`, `isDeprecated`, `deprecationReason` (any other is `null`).
+fn described(
+    field: &str,
+    name: &str,
+    description: Option<&String>,
+    deprecation: &Option<String>,
+) -> Resolved<'static> {
+    match field {
+        "name" => Resolved::Leaf(Value::String(name.to_owned())),
+        "description" => leaf_text(description),
+        "isDeprecated" => Resolved::Leaf(Value::Bool(deprecation.is_some())),
+        "deprecationReason" => leaf_text(deprecation.as_ref()),
+        _ => Resolved::Leaf(Value::Null),
+    }
+}
+
 fn not_deprecated<T>(include: bool, deprecation: impl Fn(&T) -> bool) -> impl Fn(&&T) -> bool {
     move |item| include || !deprecation(item)
 }
@@ -1030,33 +1047,19 @@ impl<'a> Exec<'a> {
                 _ => Resolved::Leaf(Value::Null),
             },
             Obj::Field(def) => match field {
-                "name" => Resolved::Leaf(Value::String(def.name.clone())),
-                "description" => leaf_text(def.description.as_ref()),
                 "args" => arguments(&def.args, deprecated),
                 "type" => Resolved::One(self.type_obj(&def.ty)),
-                "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
-                "deprecationReason" => leaf_text(def.deprecation.as_ref()),
-                _ => Resolved::Leaf(Value::Null),
+                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
             },
             Obj::InputValue(def) => match field {
-                "name" => Resolved::Leaf(Value::String(def.name.clone())),
-                "description" => leaf_text(def.description.as_ref()),
                 "type" => Resolved::One(self.type_obj(&def.ty)),
                 "defaultValue" => leaf_text(def.default.as_ref()),
-                "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
-                "deprecationReason" => leaf_text(def.deprecation.as_ref()),
-                _ => Resolved::Leaf(Value::Null),
+                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
             },
-            Obj::EnumValue(def) => match field {
-                "name" => Resolved::Leaf(Value::String(def.name.clone())),
-                "description" => leaf_text(def.description.as_ref()),
-                "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
-                "deprecationReason" => leaf_text(def.deprecation.as_ref()),
-                _ => Resolved::Leaf(Value::Null),
-            },
+            Obj::EnumValue(def) => {
+                described(field, &def.name, def.description.as_ref(), &def.deprecation)
+            }
             Obj::Directive(def) => match field {
-                "name" => Resolved::Leaf(Value::String(def.name.clone())),
-                "description" => leaf_text(def.description.as_ref()),
                 "isRepeatable" => Resolved::Leaf(Value::Bool(def.repeatable)),
                 "locations" => Resolved::Leaf(Value::Array(
                     def.locations
@@ -1065,9 +1068,7 @@ impl<'a> Exec<'a> {
                         .collect(),
                 )),
                 "args" => arguments(&def.args, deprecated),
-                "isDeprecated" => Resolved::Leaf(Value::Bool(def.deprecation.is_some())),
-                "deprecationReason" => leaf_text(def.deprecation.as_ref()),
-                _ => Resolved::Leaf(Value::Null),
+                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
             },
         }
     }
