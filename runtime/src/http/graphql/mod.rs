@@ -317,11 +317,11 @@ async fn run(
         Ok(request) => request,
         Err(message) => return before_auth(bad_request(&message)),
     };
-    let parsed = match state.graphql.as_ref() {
-        Some(gql) => gql.documents.parse(&request.query),
-        None => graphql::document::Documents::default().parse(&request.query),
+    // The state exists when GraphQL is enabled, and the route only then.
+    let Some(gql) = state.graphql.as_ref() else {
+        return ApiError::NotFound.into_response();
     };
-    let parsed = match parsed {
+    let parsed = match gql.documents.parse(&request.query) {
         Ok(parsed) => parsed,
         Err(e) => {
             let locations: Vec<Value> = e
@@ -370,12 +370,6 @@ async fn run(
     let too_deep = depth_errors(doc, DEPTH_LIMIT);
     if !too_deep.is_empty() {
         return before_auth(errors_response(StatusCode::BAD_REQUEST, too_deep));
-    }
-    let Some(gql) = state.graphql.as_ref() else {
-        return ApiError::NotFound.into_response();
-    };
-    if !state.config.graphql.enabled {
-        return ApiError::NotFound.into_response();
     }
     let schema = match &gql.schema {
         Ok(schema) => schema.clone(),
