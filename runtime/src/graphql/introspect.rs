@@ -326,15 +326,17 @@ fn input_from(def: &super::ir::InputDef) -> InputValue {
 }
 
 fn type_from(def: &super::ir::TypeDef) -> NamedType {
-    let description = def.description.clone();
+    let kind = match &def.kind {
+        Kind::Scalar { .. } => TypeKind::Scalar,
+        Kind::Object(_) => TypeKind::Object,
+        Kind::Input(_) => TypeKind::InputObject,
+        Kind::Enum(_) => TypeKind::Enum,
+        Kind::Union(_) => TypeKind::Union,
+    };
+    let mut out = NamedType::new(kind, &def.name, def.description.clone());
     match &def.kind {
-        Kind::Scalar { specified_by } => {
-            let mut out = NamedType::new(TypeKind::Scalar, &def.name, description);
-            out.specified_by = specified_by.clone();
-            out
-        }
+        Kind::Scalar { specified_by } => out.specified_by = specified_by.clone(),
         Kind::Object(fields) => {
-            let mut out = NamedType::new(TypeKind::Object, &def.name, description);
             out.fields = fields
                 .iter()
                 .map(|f| FieldDef {
@@ -345,15 +347,9 @@ fn type_from(def: &super::ir::TypeDef) -> NamedType {
                     deprecation: None,
                 })
                 .collect();
-            out
         }
-        Kind::Input(fields) => {
-            let mut out = NamedType::new(TypeKind::InputObject, &def.name, description);
-            out.input_fields = fields.iter().map(input_from).collect();
-            out
-        }
+        Kind::Input(fields) => out.input_fields = fields.iter().map(input_from).collect(),
         Kind::Enum(values) => {
-            let mut out = NamedType::new(TypeKind::Enum, &def.name, description);
             out.enum_values = values
                 .iter()
                 .map(|v| EnumValue {
@@ -362,14 +358,10 @@ fn type_from(def: &super::ir::TypeDef) -> NamedType {
                     deprecation: None,
                 })
                 .collect();
-            out
         }
-        Kind::Union(members) => {
-            let mut out = NamedType::new(TypeKind::Union, &def.name, description);
-            out.possible_types = members.clone();
-            out
-        }
+        Kind::Union(members) => out.possible_types = members.clone(),
     }
+    out
 }
 
 impl Introspection {
@@ -500,8 +492,39 @@ fn query_level_sets(doc: &ExecutableDocument) -> Vec<&SelectionSet> {
 }
 
 /// Whether `name` is `__schema` or `__type`.
+/// An argument as given: its name, and its value with the variable it names instead,
+/// if it is one (`literal!`), where it is.
+type GivenArgument<'d> = (&'d Positioned<Name>, Positioned<Result<ConstValue, Name>>);
+
+/// The arguments of a field or directive node, as [`GivenArgument`]s (a macro: the
+/// parser's non-constant value type is not exported by name).
+macro_rules! given_arguments {
+    ($arguments:expr) => {
+        $arguments
+            .iter()
+            .map(|(a, v)| (a, Positioned::new(literal!(v.node), v.pos)))
+            .collect::<Vec<GivenArgument<'_>>>()
+    };
+}
+
+/// What the arguments being checked belong to (graphql-js's messages name it).
+enum ArgumentsOf<'n> {
+    /// A field, with the type it is on.
+    Field { parent: &'n str, name: &'n str },
+    /// A directive, by name.
+    Directive(&'n str),
+}
+
 fn is_meta(name: &str) -> bool {
     META_FIELDS.contains(&name)
+}
+
+/// Whether an inline fragment applies to `Query` (its type condition, or none).
+fn on_query(fragment: &async_graphql::parser::types::InlineFragment) -> bool {
+    fragment
+        .type_condition
+        .as_ref()
+        .is_none_or(|c| c.node.on.node == "Query")
 }
 
 /// The fields of a query-level selection set, through inline fragments on `Query` or
@@ -511,12 +534,7 @@ fn query_level_fields<'d>(set: &'d SelectionSet, out: &mut Vec<&'d Positioned<Fi
         match &item.node {
             Selection::Field(field) => out.push(field),
             Selection::InlineFragment(fragment) => {
-                let on_query = fragment
-                    .node
-                    .type_condition
-                    .as_ref()
-                    .is_none_or(|c| c.node.on.node == "Query");
-                if on_query {
+                if on_query(&fragment.node) {
                     query_level_fields(&fragment.node.selection_set.node, out);
                 }
             }
@@ -540,12 +558,7 @@ fn strip_set(set: &mut SelectionSet, empty: &HashSet<Name>) {
     set.items.retain_mut(|item| match &mut item.node {
         Selection::Field(field) => !is_meta(&field.node.name.node),
         Selection::InlineFragment(fragment) => {
-            let on_query = fragment
-                .node
-                .type_condition
-                .as_ref()
-                .is_none_or(|c| c.node.on.node == "Query");
-            if on_query {
+            if on_query(&fragment.node) {
                 strip_set(&mut fragment.node.selection_set.node, empty);
             }
             !fragment.node.selection_set.node.items.is_empty()
@@ -798,36 +811,55 @@ fn leaf_text(text: Option<&String>) -> Resolved<'static> {
     Resolved::Leaf(text.map_or(Value::Null, |t| Value::String(t.clone())))
 }
 
-/// The fields that fields, input values, enum values and directives share: `name`,
-/// `description`, `isDeprecated`, `deprecationReason` (any other is `null`).
-fn described(
-    field: &str,
-    name: &str,
-    description: Option<&String>,
-    deprecation: &Option<String>,
-) -> Resolved<'static> {
+/// What fields, input values, enum values and directives all have.
+trait Described {
+    fn name(&self) -> &str;
+    fn description(&self) -> Option<&String>;
+    fn deprecation(&self) -> Option<&String>;
+}
+
+macro_rules! described {
+    ($($t:ty),*) => {$(
+        impl Described for $t {
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn description(&self) -> Option<&String> {
+                self.description.as_ref()
+            }
+            fn deprecation(&self) -> Option<&String> {
+                self.deprecation.as_ref()
+            }
+        }
+    )*};
+}
+
+described!(FieldDef, InputValue, EnumValue, Directive);
+
+/// The fields [`Described`] things share: `name`, `description`, `isDeprecated`,
+/// `deprecationReason` (any other is `null`).
+fn described(field: &str, item: &impl Described) -> Resolved<'static> {
     match field {
-        "name" => Resolved::Leaf(Value::String(name.to_owned())),
-        "description" => leaf_text(description),
-        "isDeprecated" => Resolved::Leaf(Value::Bool(deprecation.is_some())),
-        "deprecationReason" => leaf_text(deprecation.as_ref()),
+        "name" => Resolved::Leaf(Value::String(item.name().to_owned())),
+        "description" => leaf_text(item.description()),
+        "isDeprecated" => Resolved::Leaf(Value::Bool(item.deprecation().is_some())),
+        "deprecationReason" => leaf_text(item.deprecation()),
         _ => Resolved::Leaf(Value::Null),
     }
 }
 
-fn not_deprecated<T>(include: bool, deprecation: impl Fn(&T) -> bool) -> impl Fn(&&T) -> bool {
-    move |item| include || !deprecation(item)
-}
-
-/// A field's or directive's `args` (`includeDeprecated` says whether deprecated ones
-/// are listed).
-fn arguments(args: &[InputValue], deprecated: bool) -> Resolved<'_> {
+/// A list of fields, arguments, enum values or directives, the deprecated ones only
+/// when `includeDeprecated` is true.
+fn listed<'a, T: Described>(
+    items: &'a [T],
+    include_deprecated: bool,
+    wrap: fn(&'a T) -> Obj<'a>,
+) -> Resolved<'a> {
     Resolved::Many(
-        args.iter()
-            .filter(not_deprecated(deprecated, |a: &InputValue| {
-                a.deprecation.is_some()
-            }))
-            .map(Obj::InputValue)
+        items
+            .iter()
+            .filter(|i| include_deprecated || i.deprecation().is_none())
+            .map(wrap)
             .collect(),
     )
 }
@@ -1024,16 +1056,7 @@ impl<'a> Exec<'a> {
                         .and_then(|m| schema.named(m))
                         .map(Obj::Named),
                 ),
-                "directives" => Resolved::Many(
-                    schema
-                        .directives
-                        .iter()
-                        .filter(not_deprecated(deprecated, |d: &Directive| {
-                            d.deprecation.is_some()
-                        }))
-                        .map(Obj::Directive)
-                        .collect(),
-                ),
+                "directives" => listed(&schema.directives, deprecated, Obj::Directive),
                 // `description` (Strapi's schema has none), `subscriptionType`.
                 _ => Resolved::Leaf(Value::Null),
             },
@@ -1047,18 +1070,16 @@ impl<'a> Exec<'a> {
                 _ => Resolved::Leaf(Value::Null),
             },
             Obj::Field(def) => match field {
-                "args" => arguments(&def.args, deprecated),
+                "args" => listed(&def.args, deprecated, Obj::InputValue),
                 "type" => Resolved::One(self.type_obj(&def.ty)),
-                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
+                _ => described(field, def),
             },
             Obj::InputValue(def) => match field {
                 "type" => Resolved::One(self.type_obj(&def.ty)),
                 "defaultValue" => leaf_text(def.default.as_ref()),
-                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
+                _ => described(field, def),
             },
-            Obj::EnumValue(def) => {
-                described(field, &def.name, def.description.as_ref(), &def.deprecation)
-            }
+            Obj::EnumValue(def) => described(field, def),
             Obj::Directive(def) => match field {
                 "isRepeatable" => Resolved::Leaf(Value::Bool(def.repeatable)),
                 "locations" => Resolved::Leaf(Value::Array(
@@ -1067,8 +1088,8 @@ impl<'a> Exec<'a> {
                         .map(|l| Value::String(l.clone()))
                         .collect(),
                 )),
-                "args" => arguments(&def.args, deprecated),
-                _ => described(field, &def.name, def.description.as_ref(), &def.deprecation),
+                "args" => listed(&def.args, deprecated, Obj::InputValue),
+                _ => described(field, def),
             },
         }
     }
@@ -1089,37 +1110,17 @@ impl<'a> Exec<'a> {
             "name" => Resolved::Leaf(Value::String(ty.name.clone())),
             "description" => leaf_text(ty.description.as_ref()),
             "specifiedByURL" => leaf_text(ty.specified_by.as_ref()),
-            "fields" if fields_kind => Resolved::Many(
-                ty.fields
-                    .iter()
-                    .filter(not_deprecated(deprecated, |f: &FieldDef| {
-                        f.deprecation.is_some()
-                    }))
-                    .map(Obj::Field)
-                    .collect(),
-            ),
+            "fields" if fields_kind => listed(&ty.fields, deprecated, Obj::Field),
             "interfaces" if fields_kind => named(&ty.interfaces),
             "possibleTypes" if matches!(ty.kind, TypeKind::Union | TypeKind::Interface) => {
                 named(&ty.possible_types)
             }
-            "enumValues" if ty.kind == TypeKind::Enum => Resolved::Many(
-                ty.enum_values
-                    .iter()
-                    .filter(not_deprecated(deprecated, |v: &EnumValue| {
-                        v.deprecation.is_some()
-                    }))
-                    .map(Obj::EnumValue)
-                    .collect(),
-            ),
-            "inputFields" if ty.kind == TypeKind::InputObject => Resolved::Many(
-                ty.input_fields
-                    .iter()
-                    .filter(not_deprecated(deprecated, |f: &InputValue| {
-                        f.deprecation.is_some()
-                    }))
-                    .map(Obj::InputValue)
-                    .collect(),
-            ),
+            "enumValues" if ty.kind == TypeKind::Enum => {
+                listed(&ty.enum_values, deprecated, Obj::EnumValue)
+            }
+            "inputFields" if ty.kind == TypeKind::InputObject => {
+                listed(&ty.input_fields, deprecated, Obj::InputValue)
+            }
             "isOneOf" if ty.kind == TypeKind::InputObject => Resolved::Leaf(Value::Bool(ty.one_of)),
             // `ofType` of a named type, and what its kind does not have.
             _ => Resolved::One(None),
@@ -1257,36 +1258,17 @@ impl<'a> Validator<'a> {
     ) {
         let node = &field.node;
         self.directives(&node.directives, "FIELD", op);
-        for (arg, value) in &node.arguments {
-            match def.args.iter().find(|a| a.name == arg.node.as_str()) {
-                None => {
-                    let names = def.args.iter().map(|a| a.name.as_str());
-                    let hint = did_you_mean(None, &suggestion_list(&arg.node, names));
-                    self.error(
-                        format!(
-                            "Unknown argument \"{}\" on field \"{parent}.{}\".{hint}",
-                            arg.node, def.name
-                        ),
-                        vec![arg.pos],
-                    );
-                }
-                Some(arg_def) => self.value(arg_def, literal!(value.node), value.pos, op),
-            }
-        }
-        for arg_def in &def.args {
-            let given = node.arguments.iter().any(|(a, _)| a.node == arg_def.name);
-            if !given && matches!(arg_def.ty, Ty::NonNull(_)) && arg_def.default.is_none() {
-                self.error(
-                    format!(
-                        "Field \"{}\" argument \"{}\" of type \"{}\" is required, but it was not provided.",
-                        def.name,
-                        arg_def.name,
-                        type_text(&arg_def.ty)
-                    ),
-                    vec![field.pos],
-                );
-            }
-        }
+        let owner = ArgumentsOf::Field {
+            parent,
+            name: &def.name,
+        };
+        self.arguments(
+            &def.args,
+            &given_arguments!(node.arguments),
+            &owner,
+            field.pos,
+            op,
+        );
         let base = def.ty.base();
         let leaf = self.schema.named(base).is_none_or(|t| t.kind.leaf());
         let selected = !node.selection_set.node.items.is_empty();
@@ -1476,6 +1458,60 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// graphql-js's `KnownArgumentNames` and `ProvidedRequiredArguments` over the
+    /// arguments given to a field or directive (`at`: where it is), each known one's value
+    /// checked against its type.
+    fn arguments(
+        &mut self,
+        defs: &[InputValue],
+        given: &[GivenArgument<'_>],
+        owner: &ArgumentsOf<'_>,
+        at: Pos,
+        op: Option<&'a Positioned<OperationDefinition>>,
+    ) {
+        for (arg, value) in given {
+            match defs.iter().find(|a| a.name == arg.node.as_str()) {
+                None => {
+                    let names = defs.iter().map(|a| a.name.as_str());
+                    let hint = did_you_mean(None, &suggestion_list(&arg.node, names));
+                    let message = match owner {
+                        ArgumentsOf::Field { parent, name } => {
+                            format!(
+                                "Unknown argument \"{}\" on field \"{parent}.{name}\".{hint}",
+                                arg.node
+                            )
+                        }
+                        ArgumentsOf::Directive(name) => {
+                            format!(
+                                "Unknown argument \"{}\" on directive \"@{name}\".{hint}",
+                                arg.node
+                            )
+                        }
+                    };
+                    self.error(message, vec![arg.pos]);
+                }
+                Some(arg_def) => self.value(arg_def, value.node.clone(), value.pos, op),
+            }
+        }
+        for arg_def in defs {
+            let provided = given.iter().any(|(a, _)| a.node == arg_def.name);
+            if !provided && matches!(arg_def.ty, Ty::NonNull(_)) && arg_def.default.is_none() {
+                let whose = match owner {
+                    ArgumentsOf::Field { name, .. } => format!("Field \"{name}\""),
+                    ArgumentsOf::Directive(name) => format!("Directive \"@{name}\""),
+                };
+                self.error(
+                    format!(
+                        "{whose} argument \"{}\" of type \"{}\" is required, but it was not provided.",
+                        arg_def.name,
+                        type_text(&arg_def.ty)
+                    ),
+                    vec![at],
+                );
+            }
+        }
+    }
+
     /// The directives of a field or fragment in an introspection selection: known, at
     /// a location they may be, with their arguments (`@skip`/`@include`'s `if:
     /// Boolean!`).
@@ -1501,39 +1537,9 @@ impl<'a> Validator<'a> {
                 );
                 continue;
             }
-            for (arg, value) in &directive.node.arguments {
-                match def.args.iter().find(|a| a.name == arg.node.as_str()) {
-                    None => {
-                        let names = def.args.iter().map(|a| a.name.as_str());
-                        let hint = did_you_mean(None, &suggestion_list(&arg.node, names));
-                        self.error(
-                            format!(
-                                "Unknown argument \"{}\" on directive \"@{name}\".{hint}",
-                                arg.node
-                            ),
-                            vec![arg.pos],
-                        );
-                    }
-                    Some(arg_def) => self.value(arg_def, literal!(value.node), value.pos, op),
-                }
-            }
-            for arg_def in &def.args {
-                let given = directive
-                    .node
-                    .arguments
-                    .iter()
-                    .any(|(a, _)| a.node == arg_def.name);
-                if !given && matches!(arg_def.ty, Ty::NonNull(_)) && arg_def.default.is_none() {
-                    self.error(
-                        format!(
-                            "Directive \"@{name}\" argument \"{}\" of type \"{}\" is required, but it was not provided.",
-                            arg_def.name,
-                            type_text(&arg_def.ty)
-                        ),
-                        vec![directive.pos],
-                    );
-                }
-            }
+            let owner = ArgumentsOf::Directive(name);
+            let given = given_arguments!(directive.node.arguments);
+            self.arguments(&def.args, &given, &owner, directive.pos, op);
         }
     }
 
