@@ -18,8 +18,10 @@
 # Bearer key is its token_key(200)). Before measuring, each request is sent once to each
 # server: the status must be 201 / 200 / 200 / 204, and the two answers are compared (their
 # shape, and their values but for ids, documentIds and timestamps). Then, for strata only,
-# the p50 of a create and of a one-field update at BIG articles (import_bench's SQLite
-# database, wrk -c1).
+# the p50 of a create, a create with a slug and a one-field update at BIG articles
+# (import_bench's SQLite database, every article given a slug, wrk -c1): a uid is checked
+# for uniqueness on every publish. BIG_BEFORE names another build of strata to measure
+# there first, on the same database, for a before and after in one run.
 #
 #   bench/writes.sh                                   # all three backends, then 1M
 #   BACKENDS=sqlite BIG=0 DURATION=3s bench/writes.sh # SQLite only, no large database
@@ -220,7 +222,7 @@ start_server() {
     done
     log "Strapi did not answer within 180 s"; return 1
   else
-    STRATA_LOG=warn nice -n "$NICE" ./target/release/strata serve --schemas "$schemas" --database "$DB_URL" \
+    STRATA_LOG=warn nice -n "$NICE" "${STRATA_BIN:-./target/release/strata}" serve --schemas "$schemas" --database "$DB_URL" \
       --port "$PORT" >"$logf" 2>&1 &
     SERVER_PID=$!
     BASE="http://127.0.0.1:$PORT"
@@ -423,23 +425,44 @@ if [ "$BIG" != 0 ]; then
   log "import_bench took $(( $(date +%s) - T0 )) s"
   DB_BACKEND=sqlite DB_NAME="$DIR/big.db" DB_URL="sqlite://$DIR/big.db"
   token_sql sqlite | sqlite3 "$DB_NAME"
+  # Every article gets a slug (a uid: each publish checks it against the other documents'
+  # published rows of its locale), as a real site's articles have.
+  T0=$(date +%s)
+  sql_rows "update articles set slug = 'article-' || document_id where slug is null"
+  log "slugs for every article took $(( $(date +%s) - T0 )) s"
   DOC=$(sql_rows "select document_id from articles where locale = 'en' and published_at is not null order by id desc limit 1")
   sed "s#/api/articles/article00000000000000002#/api/articles/$DOC#" "$DIR/update.lua" >"$DIR/update-big.lua"
-  start_server strata big schemas
-  c1=$(once POST /api/articles "$BODY_create" "$DIR/big-create.json")
-  u1=$(once PUT "/api/articles/$DOC" "$BODY_update" "$DIR/big-update.json")
+  # create-slug: a create with a slug of its own ("bench-<build>-<n>"), checked on publish.
+  slug_script() {
+    { echo "local n = 0"
+      echo "request = function() n = n + 1; return wrk.format(nil, nil, nil, '{\"data\":{\"title\":\"bench\",\"views\":1,\"slug\":\"bench-$1-' .. n .. '\"}}') end"
+      cat "$DIR/create.lua"; } >"$DIR/create-slug-big.lua"
+  }
   echo
-  echo "strata at $BIG articles (wrk -t1 -c1 -d$DURATION --timeout 10s; first answers $c1 / $u1):"
+  echo "strata at $BIG articles, each with a slug (wrk -t1 -c1 -d$DURATION --timeout 10s):"
   echo
-  echo "| request | req/s | p50 ms | p99 ms | not 2xx, timeouts |"
-  echo "|---|---|---|---|---|"
-  for kind in create update; do
-    script="$DIR/create.lua"; [ $kind = update ] && script="$DIR/update-big.lua"
-    nice -n "$NICE" wrk -t1 -c1 -d"$DURATION" --timeout 10s --latency -s "$script" "$BASE/" >"$DIR/wrk-big-$kind.txt" 2>&1
-    read -r r p50 p99 _ _ < <(wrk_figures <"$DIR/wrk-big-$kind.txt")
-    echo "| $kind | $(python3 -c "print(f'{float(\"$r\"):,.0f}')") | $(fmt_ms "$p50") | $(fmt_ms "$p99") | $(problems "$DIR/wrk-big-$kind.txt") |"
+  echo "| build | request | req/s | p50 ms | p99 ms | not 2xx, timeouts |"
+  echo "|---|---|---|---|---|---|"
+  # BIG_BEFORE: another build to measure first, on the same database (its writes stay).
+  for bin in ${BIG_BEFORE:-} ./target/release/strata; do
+    T0=$(date +%s.%N)
+    STRATA_BIN=$bin start_server strata big schemas
+    log "$bin: up in $(python3 -c "import time; print(f'{time.time() - $T0:.1f}')") s"
+    c1=$(once POST /api/articles "$BODY_create" "$DIR/big-create.json")
+    u1=$(once PUT "/api/articles/$DOC" "$BODY_update" "$DIR/big-update.json")
+    [ "$c1 $u1" = "201 200" ] || log "$bin: first answers $c1 / $u1"
+    for kind in create create-slug update; do
+      case $kind in
+        create) script="$DIR/create.lua" ;;
+        create-slug) slug_script "$(basename "$(dirname "$bin")")$RANDOM"; script="$DIR/create-slug-big.lua" ;;
+        update) script="$DIR/update-big.lua" ;;
+      esac
+      nice -n "$NICE" wrk -t1 -c1 -d"$DURATION" --timeout 10s --latency -s "$script" "$BASE/" >"$DIR/wrk-big-$kind.txt" 2>&1
+      read -r r p50 p99 _ _ < <(wrk_figures <"$DIR/wrk-big-$kind.txt")
+      echo "| $bin | $kind | $(python3 -c "print(f'{float(\"$r\"):,.0f}')") | $(fmt_ms "$p50") | $(fmt_ms "$p99") | $(problems "$DIR/wrk-big-$kind.txt") |"
+    done
+    stop_server
   done
-  stop_server
 fi
 echo
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -94,6 +94,9 @@ fn an_existing_database_is_migrated_additively() {
             "add column articles.contact_email",
             "create index tags_documents_idx on tags",
             "create table components_shared_social_links",
+            // strata's own indexes on the uids that every write looks up.
+            "create index strata_articles_slug_lookup on articles",
+            "create index strata_categories_slug_lookup on categories",
         ]
     );
     // Now it matches: opening again changes nothing.

@@ -599,3 +599,100 @@ fn verify_reports_missing_tables_and_columns() {
         ]
     );
 }
+
+/// strata's lookup indexes (`Model::lookup_indexes`): a Strapi database gets one on each
+/// uid of the blog when strata opens it, and nothing else of its layout changes; the
+/// uniqueness check of a write goes through it instead of reading the whole table; a
+/// second open adds nothing; a database that refuses them (here a connection that may
+/// only read) is left as it is.
+#[test]
+fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
+    use strata::store::{DatabaseUrl, OpenOptions, Opened, Store};
+    let dir = temp_dir("lookup");
+    let path = dir.join("strapi.db");
+    std::fs::copy(fixture("blog/strapi.db"), &path).unwrap();
+    let names = |conn: &Connection| -> BTreeSet<String> {
+        rows(
+            conn,
+            "select name from sqlite_master where type = 'index'",
+            |r| r.get(0),
+        )
+        .into_iter()
+        .collect()
+    };
+    let before = names(&Connection::open(&path).unwrap());
+
+    // Refused: nothing is created, and nothing fails.
+    let read_only = Connection::open(&path).unwrap();
+    read_only.pragma_update(None, "query_only", "ON").unwrap();
+    let model = std::sync::Arc::new(blog_model());
+    assert!(migrate::add_lookup_indexes(&read_only, &model).is_empty());
+    assert_eq!(names(&read_only), before);
+    drop(read_only);
+
+    let url = DatabaseUrl::parse(&format!("sqlite://{}", path.display())).unwrap();
+    let (store, opened) = Store::open(&url, model.clone(), &OpenOptions::default()).unwrap();
+    assert_eq!(
+        opened,
+        Opened::Existing {
+            migrated: vec![
+                "create index `strata_articles_slug_lookup` on `articles`".into(),
+                "create index `strata_categories_slug_lookup` on `categories`".into(),
+            ]
+        }
+    );
+    let conn = Connection::open(&path).unwrap();
+    let added: Vec<String> = names(&conn).difference(&before).cloned().collect();
+    assert_eq!(
+        added,
+        [
+            "strata_articles_slug_lookup",
+            "strata_categories_slug_lookup"
+        ]
+    );
+
+    // Publishing an article with a slug checks it against the other documents' rows.
+    let data = serde_json::json!({ "views": 5 });
+    let article = model.by_uid("api::article.article").unwrap().id;
+    let readable = strata::query::Permissions::all(&model);
+    let request = strata::write::WriteRequest {
+        schema: article,
+        document_id: Some("article00000000000000002"),
+        locale: None,
+        status: strata::write::WriteStatus::Published,
+        data: data.as_object().unwrap(),
+        readable: &readable,
+        now_ms: 1_800_000_000_000,
+        answer_has_fields: false,
+    };
+    let (written, statements) =
+        strata::store::seam::record_statements(|| strata::write::update(&store, &request));
+    written.unwrap();
+    let check = statements
+        .iter()
+        .find(|s| s.sql.starts_with("SELECT") && s.sql.contains("\"slug\" = ?"))
+        .expect("the uniqueness check of the slug");
+    let params: Vec<_> = check
+        .values
+        .iter()
+        .map(strata::store::sqlite::sql_value)
+        .collect();
+    let plan: Vec<String> = conn
+        .prepare(&format!("explain query plan {}", check.sql))
+        .unwrap()
+        .query_map(rusqlite::params_from_iter(params), |r| r.get(3))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(
+        plan.iter()
+            .any(|step| step.contains("USING INDEX strata_articles_slug_lookup (slug=?)")),
+        "{}: {plan:?}",
+        check.sql
+    );
+
+    // Nothing left to add.
+    drop(store);
+    let (_, again) = Store::open(&url, model, &OpenOptions::default()).unwrap();
+    assert_eq!(again, Opened::Existing { migrated: vec![] });
+}

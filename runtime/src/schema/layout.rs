@@ -385,6 +385,41 @@ impl Model {
     }
 }
 
+impl Model {
+    /// strata's own indexes: one on the column of each `api::` content type's attribute that every
+    /// write looks values up in ([`Attribute::is_unique_checked`]: `unique` attributes and
+    /// uids). Strapi's layout has none there, so its uniqueness check, and strata's
+    /// (`Rows::value_taken`), read the whole table: 0.1 s a write at 1M rows.
+    ///
+    /// Only columns that every database indexes as they are (not `text` or JSON, which
+    /// MySQL cannot index without a prefix length). Strapi keeps them: its schema sync
+    /// drops only the indexes of its own stored schema (`@strapi/database`'s
+    /// `diffTableIndexes`), and knex drops an SQLite index with its column.
+    pub fn lookup_indexes(&self) -> Vec<LookupIndex> {
+        let mut out = Vec::new();
+        // The content API writes the project's own types (`api::…`) only.
+        let written = |s: &&Schema| s.is_content_type() && s.uid.as_str().starts_with("api::");
+        for s in self.schemas.iter().filter(written) {
+            for a in s.attributes.iter().filter(|a| a.is_unique_checked()) {
+                let (Some(column), AttributeKind::Scalar(ty)) = (&a.column, &a.kind) else {
+                    continue;
+                };
+                if matches!(ty.column_type(), ColumnType::Text | ColumnType::Json) {
+                    continue;
+                }
+                let Ok(name) = naming::lookup_index_name(&s.layout.table, column) else {
+                    continue;
+                };
+                out.push(LookupIndex {
+                    table: s.layout.table.clone(),
+                    index: index(name, &[column], false),
+                });
+            }
+        }
+        out
+    }
+}
+
 fn col(name: &str, ty: ColumnType) -> ColumnDef {
     ColumnDef {
         name: name.to_string(),

@@ -26,5 +26,5 @@ pub use resolve::{
 };
 pub use tables::{
     Column, ColumnDef, ColumnRole, ColumnType, DatabaseLayout, ForeignKeyDef, IndexDef, LinkTable,
-    MorphTable, OnDelete, RelationStorage, SchemaLayout, TableDef,
+    LookupIndex, MorphTable, OnDelete, RelationStorage, SchemaLayout, TableDef,
 };

@@ -131,6 +131,15 @@ pub struct Attribute {
     pub column: Option<String>,
 }
 
+impl Attribute {
+    /// Whether every write looks its value up in the other documents' rows: Strapi checks
+    /// `unique` attributes and every uid for uniqueness (its entity validator's
+    /// `addUniqueValidator`). strata indexes these columns (`Model::lookup_indexes`).
+    pub fn is_unique_checked(&self) -> bool {
+        self.unique || matches!(self.kind, AttributeKind::Scalar(ScalarType::Uid { .. }))
+    }
+}
+
 /// Value constraints of a scalar attribute.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Constraints {

@@ -716,6 +716,24 @@ pub fn unique_column_index_name(
     suffixed(&[table_name, column_name], Affix::Unique)
 }
 
+/// strata's own index on a column that writes look values up in (a `unique` attribute or
+/// a uid, [`crate::schema::Model::lookup_indexes`]): `strata_<table>_<column>_lookup`.
+///
+/// Strapi never makes a name that starts with `strata_` and ends with `_lookup`, and its
+/// schema sync only drops an index its own stored schema had, so this one stays.
+///
+/// # Errors
+///
+/// Only when the name cannot be shortened to fit; see [`build_name`].
+pub fn lookup_index_name(table_name: &str, column_name: &str) -> Result<String, NamingError> {
+    build_name(&[
+        NameToken::Fixed("strata"),
+        NameToken::Compressible(table_name),
+        NameToken::Compressible(column_name),
+        NameToken::Fixed("lookup"),
+    ])
+}
+
 // ---------------------------------------------------------------------------
 // lodash `snakeCase`
 // ---------------------------------------------------------------------------

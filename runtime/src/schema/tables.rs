@@ -218,6 +218,17 @@ pub struct ForeignKeyDef {
     pub on_delete: OnDelete,
 }
 
+/// An index strata adds to Strapi's layout, on a column every write looks values up in
+/// (see `Model::lookup_indexes`). It is not part of the [`DatabaseLayout`] Strapi's own
+/// layout is compared with: a database without it is complete, only slower to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupIndex {
+    /// The table indexed.
+    pub table: String,
+    /// The index (one column, not unique).
+    pub index: IndexDef,
+}
+
 /// Every table the model needs, in a deterministic order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DatabaseLayout {

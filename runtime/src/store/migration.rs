@@ -479,6 +479,59 @@ pub fn migrate(
     Ok(p)
 }
 
+/// Adds strata's lookup indexes ([`Model::lookup_indexes`]) that the database lacks, on
+/// tables and columns it has, in their own transaction after the layout is in place.
+/// Returns what it created, one line each.
+///
+/// They are optional: the layout Strapi reads is complete without them, so a database
+/// that refuses them (a read replica, a user without the right to create indexes) is
+/// served as it is, only slower to write; the refusal is logged, not returned. They are
+/// not part of the recorded layout either, so the planner never drops them.
+pub fn add_lookup_indexes(db: &dyn Provisioner, model: &Model) -> Vec<String> {
+    let missing = match db.existing() {
+        Ok(existing) => missing_lookup_indexes(&existing, model),
+        Err(e) => {
+            tracing::warn!("cannot read the layout to add strata's lookup indexes: {e}");
+            return Vec::new();
+        }
+    };
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    let steps: Vec<&Change> = missing.iter().collect();
+    match db.apply(&steps, None, false) {
+        Ok(()) => missing.iter().map(|c| db.describe(c)).collect(),
+        Err(e) => {
+            tracing::warn!(
+                "strata's lookup indexes were not created ({e}); writes check `unique` \
+                 attributes and uids by reading the whole table"
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// The `CreateIndex` steps of the lookup indexes `existing` lacks.
+fn missing_lookup_indexes(existing: &ExistingLayout, model: &Model) -> Vec<Change> {
+    model
+        .lookup_indexes()
+        .into_iter()
+        .filter(|l| {
+            existing.tables.get(&l.table).is_some_and(|t| {
+                !t.indexes.contains_key(&l.index.name)
+                    && l.index
+                        .columns
+                        .iter()
+                        .all(|c| t.columns.iter().any(|(have, _)| have == c))
+            })
+        })
+        .map(|l| Change::CreateIndex {
+            table: l.table,
+            index: l.index,
+        })
+        .collect()
+}
+
 /// The planner's working state.
 struct Planner<'p> {
     db: &'p dyn Provisioner,

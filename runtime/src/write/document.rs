@@ -30,8 +30,8 @@ use super::input::{
 };
 use super::relations;
 use crate::schema::{
-    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, ScalarType,
-    Schema, SchemaId,
+    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, Schema,
+    SchemaId,
 };
 use crate::store::StoreError;
 use crate::store::document_id::DocumentIds;
@@ -1150,7 +1150,7 @@ impl<'a> DocumentWrite<'a> {
             let Some(attr) = self.schema.attributes.get(a.index()) else {
                 continue;
             };
-            if !unique_rule(attr) || *v == StoredValue::Null {
+            if !attr.is_unique_checked() || *v == StoredValue::Null {
                 continue;
             }
             let Some(col) = attr.column.as_deref() else {
@@ -1198,7 +1198,7 @@ impl<'a> DocumentWrite<'a> {
             let Some(col) = attr.column.as_deref() else {
                 continue;
             };
-            if unique_rule(attr)
+            if attr.is_unique_checked()
                 && *v != StoredValue::Null
                 && !failures.iter().any(|(p, _)| *p == id.index())
                 && self
@@ -1302,11 +1302,6 @@ fn stored_json(v: &StoredValue) -> Value {
         StoredValue::Real(f) => Value::from(*f),
         StoredValue::Text(t) => Value::String(t.clone()),
     }
-}
-
-/// Whether Strapi checks an attribute for uniqueness (`unique`, and every uid).
-fn unique_rule(attr: &Attribute) -> bool {
-    attr.unique || matches!(attr.kind, AttributeKind::Scalar(ScalarType::Uid { .. }))
 }
 
 fn unique_failure(attr: &Attribute, v: &StoredValue) -> super::error::FieldError {

@@ -45,11 +45,14 @@ const STRAPI_SYSTEM_DDL: &str = include_str!("strapi_system.sql");
 pub fn prepare(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened, StoreError> {
     let db = MyProvisioner { pool };
     if db.existing()?.tables.is_empty() {
-        return create(pool, model, options);
+        let created = create(pool, model, options)?;
+        migration::add_lookup_indexes(&db, model);
+        return Ok(created);
     }
     let plan = migration::plan(&db, model)?;
-    let migrated = plan.additive.iter().map(|c| db.describe(c)).collect();
+    let mut migrated: Vec<String> = plan.additive.iter().map(|c| db.describe(c)).collect();
     migration::apply(&db, &plan, options.allow_destructive)?;
+    migrated.extend(migration::add_lookup_indexes(&db, model));
     Ok(Opened::Existing { migrated })
 }
 

@@ -76,6 +76,11 @@ pub fn migrate(
     migration::migrate(&SqliteProvisioner { conn }, model, allow_destructive)
 }
 
+/// Adds strata's lookup indexes the database lacks ([`migration::add_lookup_indexes`]).
+pub fn add_lookup_indexes(conn: &Connection, model: &Model) -> Vec<String> {
+    migration::add_lookup_indexes(&SqliteProvisioner { conn }, model)
+}
+
 /// The planner's view of one SQLite connection.
 struct SqliteProvisioner<'c> {
     conn: &'c Connection,

@@ -70,11 +70,13 @@ pub fn prepare(
     let mut conn = open_connection(url, true)?;
     if is_new {
         let seeded = create(&mut conn, model, options)?;
+        migrate::add_lookup_indexes(&conn, model);
         return Ok(Opened::Created { seeded });
     }
     let plan = migrate::plan(&conn, model)?;
-    let migrated = plan.additive.iter().map(ToString::to_string).collect();
+    let mut migrated: Vec<String> = plan.additive.iter().map(ToString::to_string).collect();
     migrate::apply(&conn, &plan, options.allow_destructive)?;
+    migrated.extend(migrate::add_lookup_indexes(&conn, model));
     Ok(Opened::Existing { migrated })
 }
 
