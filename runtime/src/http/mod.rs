@@ -145,6 +145,10 @@ pub struct AppState {
     /// cancels the wait: an overload never piles up work nobody is waiting for. A wait
     /// longer than the pool's wait timeout is a 503.
     workers: Arc<tokio::sync::Semaphore>,
+    /// The same for writes, as many as the store lets be under way at once
+    /// (`Pool::writes_at_once`: on SQLite more than its connections, so that concurrent
+    /// writes are committed together).
+    writers: Arc<tokio::sync::Semaphore>,
     /// The tags of conditional requests, by data generation (`etag.rs`).
     validators: etag::Validators,
     /// The GraphQL schema, when `/graphql` is served.
@@ -180,6 +184,9 @@ impl AppState {
             config.query.operator_objects = query::OperatorObjects::JsonText;
         }
         let workers = Arc::new(tokio::sync::Semaphore::new(store.pool().size().max(1)));
+        let writers = Arc::new(tokio::sync::Semaphore::new(
+            store.pool().writes_at_once().max(1),
+        ));
         #[cfg(feature = "graphql")]
         let graphql = config
             .graphql
@@ -193,6 +200,7 @@ impl AppState {
             config,
             permissions,
             workers,
+            writers,
             validators: etag::Validators::default(),
         })
     }

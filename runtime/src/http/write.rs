@@ -288,11 +288,11 @@ pub(super) async fn handle(
         body,
     };
     let wait = state.store.pool().wait_timeout();
-    let permit = match tokio::time::timeout(wait, state.workers.clone().acquire_owned()).await {
+    let permit = match tokio::time::timeout(wait, state.writers.clone().acquire_owned()).await {
         Ok(Ok(permit)) => permit,
         _ => {
             return ApiError::Unavailable(format!(
-                "every database connection stayed busy for {wait:?}"
+                "the database stayed busy with other writes for {wait:?}"
             ))
             .into_response();
         }

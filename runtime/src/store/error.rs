@@ -1,7 +1,7 @@
 //! Errors of the storage engine.
 
 /// A storage failure. Messages say what to do about it.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     /// The database URL is not one strata understands.
     #[error("invalid database URL `{url}`: {reason}")]

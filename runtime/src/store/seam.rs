@@ -368,6 +368,14 @@ pub trait Pool: Send + Sync {
     /// How long a request may wait for a free connection before it is answered 503.
     fn wait_timeout(&self) -> Duration;
 
+    /// How many writes may be under way at once, waiting their turn included. By
+    /// default one per connection, since a write holds one for its transaction; a
+    /// database whose writers wait their turn without one (SQLite) lets more in, so
+    /// that concurrent writes can be committed together.
+    fn writes_at_once(&self) -> usize {
+        self.size()
+    }
+
     /// A number that has moved on whenever the data changed since an earlier call, for
     /// databases that keep such a counter (SQLite's `PRAGMA data_version`); `None`
     /// otherwise.

@@ -26,6 +26,7 @@ use sea_query::{InsertStatement, SelectStatement, SqliteQueryBuilder};
 
 mod bulk_load;
 pub mod ddl;
+mod group;
 pub mod import;
 pub mod migrate;
 pub mod provision;
@@ -201,11 +202,12 @@ pub struct SqlitePool {
     /// The pool's data generation (see [`SqlitePool::generation`]), shared with every
     /// connection's [`CountCache`].
     generation: Arc<AtomicU64>,
-    /// Taken by a write for its whole transaction: this process's writers wait their turn
-    /// here, in line, without holding a pooled connection, rather than in SQLite's busy
-    /// handler, which sleeps and retries (a tail of hundreds of milliseconds under 16
-    /// concurrent writers). Other processes' writers still meet the busy handler.
-    writer: Mutex<()>,
+    /// This process's writers wait their turn here, in line, without holding a pooled
+    /// connection, rather than in SQLite's busy handler, which sleeps and retries (a tail
+    /// of hundreds of milliseconds under 16 concurrent writers); and their writes are
+    /// committed in groups (`group.rs`). Other processes' writers still meet the busy
+    /// handler.
+    writers: group::Writers,
 }
 
 /// Totals already counted on one connection, valid while SQLite's `PRAGMA data_version`
@@ -247,7 +249,7 @@ impl SqlitePool {
         let generation = Arc::new(AtomicU64::new(0));
         SqlitePool {
             size,
-            writer: Mutex::new(()),
+            writers: group::Writers::default(),
             idle: Mutex::new(
                 conns
                     .into_iter()
@@ -297,20 +299,9 @@ impl SqlitePool {
         &self,
         f: impl FnOnce(&mut Connection, &mut CountCache) -> T,
     ) -> Result<T, StoreError> {
-        let mut lent = {
-            let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-            loop {
-                if let Some(c) = idle.pop() {
-                    break Lent {
-                        pool: self,
-                        conn: Some(c),
-                    };
-                }
-                idle = self
-                    .available
-                    .wait(idle)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
+        let mut lent = Lent {
+            pool: self,
+            conn: Some(self.take_idle()),
         };
         let (conn, cache) = lent
             .conn
@@ -328,14 +319,34 @@ struct Lent<'p> {
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        if let Some(c) = self.conn.take() {
-            self.pool
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(c);
-            self.pool.available.notify_one();
+        if let Some((conn, counts)) = self.conn.take() {
+            self.pool.put_back(conn, counts);
         }
+    }
+}
+
+impl SqlitePool {
+    /// Takes an idle connection out of the pool, waiting for one to be put back.
+    fn take_idle(&self) -> (Connection, CountCache) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(c) = idle.pop() {
+                return c;
+            }
+            idle = self
+                .available
+                .wait(idle)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Puts a connection taken with [`SqlitePool::take_idle`] back.
+    fn put_back(&self, conn: Connection, counts: CountCache) {
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((conn, counts));
+        self.available.notify_one();
     }
 }
 
@@ -359,26 +370,16 @@ impl SqlitePool {
         })?
     }
 
-    /// Runs `f` with a [`Writer`] inside one transaction on a pooled connection. The
-    /// connection's count cache starts over: its own commits do not move its
-    /// `PRAGMA data_version`.
+    /// Runs `f` with a [`Writer`] as one transaction on a pooled connection, as far as
+    /// anyone can tell: it sees every write before it, it leaves nothing when it fails,
+    /// and it returns once it is committed. Concurrent writes are committed in groups
+    /// (`group.rs`). The connection's count cache starts over: its own commits do not
+    /// move its `PRAGMA data_version`.
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
-        let _turn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        self.with_cache(|conn, counts| {
-            counts.totals.clear();
-            // IMMEDIATE: the write lock is taken at the start, so writers run one at a
-            // time and what a write read still holds when it commits.
-            let tx = conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-                .map_err(map_error)?;
-            let out = f(&SqliteExecutor::new(&tx))?;
-            tx.commit().map_err(map_error)?;
-            counts.generation.fetch_add(1, Ordering::SeqCst);
-            Ok(out)
-        })?
+        self.write_in_group(f)
     }
 }
 
@@ -688,6 +689,11 @@ impl Pool for SqlitePool {
     /// A request waits up to 5 s for one of the pool's connections.
     fn wait_timeout(&self) -> Duration {
         Duration::from_secs(5)
+    }
+
+    /// Writers wait their turn without a connection, and are committed in groups.
+    fn writes_at_once(&self) -> usize {
+        group::WRITES_AT_ONCE
     }
 
     fn data_generation(&self) -> Result<Option<u64>, StoreError> {
