@@ -6,6 +6,7 @@
 //!   [`Pool`], the executor (sea-query statements with their bound values through
 //!   rusqlite's prepared-statement cache), reads within a time budget
 //!   ([`within_budget`]), and the mapping of rusqlite's errors to [`StoreError`];
+//! * `group.rs`: the pool's writes, one at a time, committed in groups;
 //! * `render.rs`: Strapi's SQLite DDL text; `ddl.rs`: a fresh database and the rows
 //!   Strapi expects in one; `migrate.rs`: checking and migrating an existing database;
 //! * `import.rs`, `bulk_load.rs`: SQLite's part of `strata import` (the load itself is
