@@ -479,6 +479,21 @@ pub fn migrate(
     Ok(p)
 }
 
+/// Brings an existing database up to the model, as each folder's `prepare` does: the
+/// plan's steps ([`plan`], [`apply`]), then strata's lookup indexes
+/// ([`add_lookup_indexes`]). Returns one line per step taken.
+pub fn bring_up_to_date(
+    db: &dyn Provisioner,
+    model: &Model,
+    allow_destructive: bool,
+) -> Result<Vec<String>, StoreError> {
+    let p = plan(db, model)?;
+    let mut taken: Vec<String> = p.additive.iter().map(|c| db.describe(c)).collect();
+    apply(db, &p, allow_destructive)?;
+    taken.extend(add_lookup_indexes(db, model));
+    Ok(taken)
+}
+
 /// Adds strata's lookup indexes ([`Model::lookup_indexes`]) that the database lacks, on
 /// tables and columns it has, in their own transaction after the layout is in place.
 /// Returns what it created, one line each.

@@ -39,10 +39,7 @@ pub fn prepare(pool: &PgPool, model: &Model, options: &OpenOptions) -> Result<Op
         migration::add_lookup_indexes(&db, model);
         return Ok(created);
     }
-    let plan = migration::plan(&db, model)?;
-    let mut migrated: Vec<String> = plan.additive.iter().map(|c| db.describe(c)).collect();
-    migration::apply(&db, &plan, options.allow_destructive)?;
-    migrated.extend(migration::add_lookup_indexes(&db, model));
+    let migrated = migration::bring_up_to_date(&db, model, options.allow_destructive)?;
     Ok(Opened::Existing { migrated })
 }
 

@@ -76,6 +76,15 @@ pub fn migrate(
     migration::migrate(&SqliteProvisioner { conn }, model, allow_destructive)
 }
 
+/// Brings the database up to the model ([`migration::bring_up_to_date`]).
+pub fn bring_up_to_date(
+    conn: &Connection,
+    model: &Model,
+    allow_destructive: bool,
+) -> Result<Vec<String>, StoreError> {
+    migration::bring_up_to_date(&SqliteProvisioner { conn }, model, allow_destructive)
+}
+
 /// Adds strata's lookup indexes the database lacks ([`migration::add_lookup_indexes`]).
 pub fn add_lookup_indexes(conn: &Connection, model: &Model) -> Vec<String> {
     migration::add_lookup_indexes(&SqliteProvisioner { conn }, model)

@@ -73,10 +73,7 @@ pub fn prepare(
         migrate::add_lookup_indexes(&conn, model);
         return Ok(Opened::Created { seeded });
     }
-    let plan = migrate::plan(&conn, model)?;
-    let mut migrated: Vec<String> = plan.additive.iter().map(ToString::to_string).collect();
-    migrate::apply(&conn, &plan, options.allow_destructive)?;
-    migrated.extend(migrate::add_lookup_indexes(&conn, model));
+    let migrated = migrate::bring_up_to_date(&conn, model, options.allow_destructive)?;
     Ok(Opened::Existing { migrated })
 }
 
