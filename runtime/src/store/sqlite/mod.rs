@@ -7,6 +7,7 @@
 //!   rusqlite's prepared-statement cache), reads within a time budget
 //!   ([`within_budget`]), and the mapping of rusqlite's errors to [`StoreError`];
 //! * `group.rs`: the pool's writes, one at a time, committed in groups;
+//! * `checkpoint.rs`: the pool's WAL checkpoints, on a thread of their own;
 //! * `render.rs`: Strapi's SQLite DDL text; `ddl.rs`: a fresh database and the rows
 //!   Strapi expects in one; `migrate.rs`: checking and migrating an existing database;
 //! * `import.rs`, `bulk_load.rs`: SQLite's part of `strata import` (the load itself is
@@ -26,6 +27,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use sea_query::{InsertStatement, SelectStatement, SqliteQueryBuilder};
 
 mod bulk_load;
+mod checkpoint;
 pub mod ddl;
 mod group;
 pub mod import;
@@ -209,6 +211,9 @@ pub struct SqlitePool {
     /// committed in groups (`group.rs`). Other processes' writers still meet the busy
     /// handler.
     writers: group::Writers,
+    /// Checkpoints the log for the pool's commits (`checkpoint.rs`); `None` for a pool
+    /// that checkpoints as SQLite does by default, inside the commit (tests' pools).
+    checkpointer: Option<checkpoint::Checkpointer>,
 }
 
 /// Totals already counted on one connection, valid while SQLite's `PRAGMA data_version`
@@ -265,7 +270,23 @@ impl SqlitePool {
             ),
             available: Condvar::new(),
             generation,
+            checkpointer: None,
         }
+    }
+
+    /// A pool over `conns` whose commits leave WAL checkpoints to a thread of their own,
+    /// which checkpoints on `checkpoints` (another connection to the same file).
+    pub fn checkpointed(
+        mut conns: Vec<Connection>,
+        checkpoints: Connection,
+    ) -> Result<Self, StoreError> {
+        let checkpointer = checkpoint::Checkpointer::start(checkpoints)?;
+        for conn in &mut conns {
+            checkpointer.watch(conn)?;
+        }
+        let mut pool = SqlitePool::new(conns);
+        pool.checkpointer = Some(checkpointer);
+        Ok(pool)
     }
 
     /// The data generation: a number that has moved on since any earlier call whenever

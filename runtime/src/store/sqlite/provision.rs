@@ -10,9 +10,13 @@ use crate::store::options::{OpenOptions, Opened};
 use crate::store::{DatabaseUrl, StoreError};
 
 /// A pool of `connections` to the database at `url` (an in-memory database always has
-/// one: each connection would see its own).
+/// one: each connection would see its own), whose WAL checkpoints run on a thread of
+/// their own (`checkpoint.rs`) when it can write.
 pub fn connect(url: &DatabaseUrl, connections: usize) -> Result<SqlitePool, StoreError> {
-    let DatabaseUrl::Sqlite { path, .. } = url else {
+    let DatabaseUrl::Sqlite {
+        path, read_only, ..
+    } = url
+    else {
         return Err(StoreError::Other(format!(
             "{url} is not an SQLite database"
         )));
@@ -25,7 +29,11 @@ pub fn connect(url: &DatabaseUrl, connections: usize) -> Result<SqlitePool, Stor
     let conns = (0..n)
         .map(|_| open_connection(url, false))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(SqlitePool::new(conns))
+    if path.is_none() || *read_only {
+        // Nothing to checkpoint: no log in memory, no writes on a read-only connection.
+        return Ok(SqlitePool::new(conns));
+    }
+    SqlitePool::checkpointed(conns, open_connection(url, false)?)
 }
 
 /// Creates the database at `url` when it is new, migrates it additively when it exists,
