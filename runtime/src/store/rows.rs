@@ -663,15 +663,6 @@ impl<'a> Rows<'a> {
         Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
     }
 
-    /// The `locale` of a row of a content type (`None` for components and types that are
-    /// not localized).
-    pub fn identity_locale(&self, schema: &Schema, id: i64) -> Result<Option<String>, StoreError> {
-        if !schema.is_content_type() {
-            return Ok(None);
-        }
-        Ok(self.identity(schema, id)?.and_then(|(_, l)| l))
-    }
-
     /// Whether another document holds `value` in `column`, in the same locale and
     /// publication state (Strapi's `unique`).
     pub fn value_taken(

@@ -21,6 +21,9 @@
 //! * **delete**: every row of the document in the locale (or all, for `*`), with its
 //!   components, links and media.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::WriteStatus;
@@ -61,6 +64,48 @@ pub struct DocumentWrite<'a> {
     /// links it keeps order values from with those fields, finds none, and gives a first
     /// publish's links the last place instead of the draft link's (`create-response-params`).
     answer_has_fields: bool,
+    /// Relation targets and files already looked up in this write: each is looked up
+    /// once when the input is checked ([`Self::resolve_targets`]) and again when its
+    /// links are written. Cleared when a publish starts.
+    lookups: RefCell<HashMap<Lookup, Option<i64>>>,
+}
+
+/// The rows of one version (document and locale) of the written type.
+#[derive(Debug, Clone, Copy)]
+struct Versions {
+    /// Its draft row.
+    draft: i64,
+    /// Its published row, if it has one.
+    published: Option<i64>,
+}
+
+/// A row looked up by [`DocumentWrite::target_rows`] or [`DocumentWrite::file_ids`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Lookup {
+    /// `version_row(schema, document_id, locale, published)`.
+    Version(SchemaId, String, Option<String>, bool),
+    /// `row_exists(schema, id)`.
+    Row(SchemaId, i64),
+}
+
+/// A row whose relations are written: a version's draft (with its locale) or a component
+/// row (no locale: a component's relations are resolved as its entity's locale-less
+/// lookups are).
+#[derive(Clone, Copy)]
+struct WrittenRow<'r> {
+    schema: &'r Schema,
+    id: i64,
+    locale: Option<&'r str>,
+}
+
+impl<'r> WrittenRow<'r> {
+    fn component(schema: &'r Schema, id: i64) -> Self {
+        WrittenRow {
+            schema,
+            id,
+            locale: None,
+        }
+    }
 }
 
 /// What a publish keeps of the old published row before deleting it.
@@ -126,6 +171,7 @@ impl<'a> DocumentWrite<'a> {
             shown: None,
             default_locale,
             answer_has_fields: false,
+            lookups: RefCell::default(),
         }
     }
 
@@ -154,19 +200,23 @@ impl<'a> DocumentWrite<'a> {
         status: WriteStatus,
     ) -> Result<String, WriteError> {
         let document_id = DocumentIds::new().next_id()?;
-        self.insert_version(&document_id, input, given, locale, status, &[])?;
+        let draft = self.insert_version(&document_id, input, given, locale, &[])?;
+        let version = Versions {
+            draft,
+            published: None,
+        };
+        self.publish_if_asked(&document_id, locale, status, version)?;
         Ok(document_id)
     }
 
-    /// Inserts the draft (or only) row of a new version, with its parts, and publishes it
-    /// when asked. `base` holds values copied from another locale.
+    /// Inserts the draft (or only) row of a new version, with its parts; returns its id.
+    /// `base` holds values copied from another locale.
     fn insert_version(
         &self,
         document_id: &str,
         input: &Input,
         given: &Map<String, Value>,
         locale: Option<&str>,
-        status: WriteStatus,
         base: &[(AttrId, StoredValue)],
     ) -> Result<i64, WriteError> {
         let dp = self.schema.draft_and_publish;
@@ -181,10 +231,12 @@ impl<'a> DocumentWrite<'a> {
             // share a value: `ext-unique-draft-then-publish`).
             self.check_unique(document_id, locale, input)?;
         }
-        self.write_parts(self.schema, id, input, false)?;
-        if dp && status == WriteStatus::Published {
-            self.publish(document_id, locale)?;
-        }
+        let row = WrittenRow {
+            schema: self.schema,
+            id,
+            locale,
+        };
+        self.write_parts(&row, input, false)?;
         Ok(id)
     }
 
@@ -241,6 +293,9 @@ impl<'a> DocumentWrite<'a> {
             .filter(|v| v.locale.as_deref() == locale)
             .collect();
         let draft = mine.iter().find(|v| !dp || !v.published).map(|v| v.id);
+        // The version's published row, which a publish replaces (read here, once: nothing
+        // before the publish adds or removes a row of this document).
+        let published = mine.iter().find(|v| dp && v.published).map(|v| v.id);
         match draft {
             None => {
                 // A new localization: the non-localized attributes of an existing row.
@@ -253,7 +308,8 @@ impl<'a> DocumentWrite<'a> {
                     Some(id) => self.non_localized_values(id)?,
                     None => Vec::new(),
                 };
-                self.insert_version(document_id, input, given, locale, status, &base)?;
+                let draft = self.insert_version(document_id, input, given, locale, &base)?;
+                self.publish_if_asked(document_id, locale, status, Versions { draft, published })?;
             }
             Some(id) => {
                 let mut values = self.scalar_values(self.schema, input);
@@ -267,10 +323,17 @@ impl<'a> DocumentWrite<'a> {
                 if !dp {
                     self.check_unique(document_id, locale, input)?;
                 }
-                self.write_parts(self.schema, id, input, true)?;
-                if dp && status == WriteStatus::Published {
-                    self.publish(document_id, locale)?;
-                }
+                let row = WrittenRow {
+                    schema: self.schema,
+                    id,
+                    locale,
+                };
+                self.write_parts(&row, input, true)?;
+                let version = Versions {
+                    draft: id,
+                    published,
+                };
+                self.publish_if_asked(document_id, locale, status, version)?;
             }
         }
         self.sync_non_localized(
@@ -359,19 +422,35 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// Publishes the draft of (document, locale).
-    fn publish(&self, document_id: &str, locale: Option<&str>) -> Result<(), WriteError> {
-        let Some(draft) = self
-            .rows
-            .version_row(self.schema, document_id, locale, false)?
-        else {
-            return Ok(());
-        };
+    /// Publishes the draft of (document, locale) when the type has draft and publish and
+    /// the request asks for the published status.
+    fn publish_if_asked(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        status: WriteStatus,
+        version: Versions,
+    ) -> Result<(), WriteError> {
+        if self.schema.draft_and_publish && status == WriteStatus::Published {
+            self.publish(document_id, locale, version)?;
+        }
+        Ok(())
+    }
+
+    /// Publishes `version.draft`, the draft of (document, locale), in place of
+    /// `version.published`.
+    fn publish(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        version: Versions,
+    ) -> Result<(), WriteError> {
+        let Versions { draft, published } = version;
+        // Relation targets looked up before are not reused past here: the publish adds
+        // and removes rows of this type.
+        self.lookups.borrow_mut().clear();
         self.check_published(document_id, locale, draft)?;
-        let old = self
-            .rows
-            .version_row(self.schema, document_id, locale, true)?;
-        let carried = match old {
+        let carried = match published {
             Some(id) => {
                 let c = self.carry(id)?;
                 self.rows.delete_row(self.schema, id)?;
@@ -640,11 +719,11 @@ impl<'a> DocumentWrite<'a> {
     /// `replace`: the row exists, so each given attribute's old parts go first.
     fn write_parts(
         &self,
-        schema: &Schema,
-        id: i64,
+        row: &WrittenRow<'_>,
         input: &Input,
         replace: bool,
     ) -> Result<(), WriteError> {
+        let WrittenRow { schema, id, .. } = *row;
         if replace {
             // Strapi's `updateComponents`: items with an id are updated in place.
             self.update_components(schema, id, &input.components)?;
@@ -695,7 +774,7 @@ impl<'a> DocumentWrite<'a> {
             let Some(a) = schema.attributes.get(attr.index()) else {
                 continue;
             };
-            self.write_relation(schema, id, a, change, !replace)?;
+            self.write_relation(row, a, change, !replace)?;
         }
         Ok(())
     }
@@ -738,7 +817,7 @@ impl<'a> DocumentWrite<'a> {
             media: item.input.media.clone(),
             relations: item.input.relations.clone(),
         };
-        self.write_parts(cs, id, &rest, false)?;
+        self.write_parts(&WrittenRow::component(cs, id), &rest, false)?;
         Ok(id)
     }
 
@@ -862,7 +941,7 @@ impl<'a> DocumentWrite<'a> {
         let cs = self.model.schema(item.schema);
         let values = self.scalar_values(cs, &item.input);
         self.rows.update(&cs.layout.table, id, &values)?;
-        self.write_parts(cs, id, &item.input, true)
+        self.write_parts(&WrittenRow::component(cs, id), &item.input, true)
     }
 
     /// Checks that every file and relation target the input names exists, before any row
@@ -914,8 +993,8 @@ impl<'a> DocumentWrite<'a> {
         let mut missing = 0;
         for f in files {
             let id = match f {
-                FileRef::Id(id) => self.rows.row_exists(file, *id)?.then_some(*id),
-                FileRef::DocumentId(d) => self.rows.version_row(file, d, None, false)?,
+                FileRef::Id(id) => self.row_if_exists(file, *id)?,
+                FileRef::DocumentId(d) => self.version_row(file, d, None, false)?,
             };
             match id {
                 Some(id) if !out.contains(&id) => out.push(id),
@@ -951,10 +1030,9 @@ impl<'a> DocumentWrite<'a> {
     ) -> Result<Vec<i64>, WriteError> {
         let doc = match &entry.key {
             FileRefKey::Id(id) => {
-                return if self.rows.row_exists(target, *id)? {
-                    Ok(vec![*id])
-                } else {
-                    Err(not_found_relation(&entry.key))
+                return match self.row_if_exists(target, *id)? {
+                    Some(id) => Ok(vec![id]),
+                    None => Err(not_found_relation(&entry.key)),
                 };
             }
             FileRefKey::DocumentId(doc) => doc,
@@ -968,7 +1046,7 @@ impl<'a> DocumentWrite<'a> {
         } else {
             None
         };
-        let version = |published: bool| self.rows.version_row(target, doc, wanted, published);
+        let version = |published: bool| self.version_row(target, doc, wanted, published);
         let one_version =
             !target.draft_and_publish || source.draft_and_publish || !source.is_content_type();
         let rows: Vec<i64> = if one_version {
@@ -986,16 +1064,56 @@ impl<'a> DocumentWrite<'a> {
         Ok(rows)
     }
 
+    /// [`Rows::version_row`], looked up once per write (see `lookups`).
+    fn version_row(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: Option<&str>,
+        published: bool,
+    ) -> Result<Option<i64>, StoreError> {
+        let key = Lookup::Version(
+            schema.id,
+            document_id.to_string(),
+            locale.map(str::to_string),
+            published,
+        );
+        self.looked_up(key, || {
+            self.rows
+                .version_row(schema, document_id, locale, published)
+        })
+    }
+
+    /// Row `id` of `schema` if it exists, looked up once per write (see `lookups`).
+    fn row_if_exists(&self, schema: &Schema, id: i64) -> Result<Option<i64>, StoreError> {
+        self.looked_up(Lookup::Row(schema.id, id), || {
+            Ok(self.rows.row_exists(schema, id)?.then_some(id))
+        })
+    }
+
+    fn looked_up(
+        &self,
+        key: Lookup,
+        find: impl FnOnce() -> Result<Option<i64>, StoreError>,
+    ) -> Result<Option<i64>, StoreError> {
+        if let Some(found) = self.lookups.borrow().get(&key) {
+            return Ok(*found);
+        }
+        let found = find()?;
+        self.lookups.borrow_mut().insert(key, found);
+        Ok(found)
+    }
+
     /// Applies a relation value to row `id` (the draft, or a component row): the entries
     /// are resolved to rows here, the links are written by `relations.rs`.
     fn write_relation(
         &self,
-        schema: &Schema,
-        id: i64,
+        row: &WrittenRow<'_>,
         attr: &Attribute,
         change: &RelationInput,
         creating: bool,
     ) -> Result<(), WriteError> {
+        let WrittenRow { schema, id, locale } = *row;
         let AttributeKind::Relation(r) = &attr.kind else {
             return Ok(());
         };
@@ -1005,8 +1123,6 @@ impl<'a> DocumentWrite<'a> {
         let Some(side) = relations::LinkSide::of(self.model, r) else {
             return Ok(());
         };
-        let locale = self.rows.identity_locale(schema, id)?;
-        let locale = locale.as_deref();
         let resolved = match change {
             RelationInput::Set(entries) => {
                 // A to-one given several entries keeps the last (`xto-one.js`).
@@ -1232,15 +1348,18 @@ impl<'a> DocumentWrite<'a> {
         &self,
         draft: i64,
     ) -> Result<Vec<(usize, super::error::FieldError)>, WriteError> {
+        let max_of = |a: &Attribute| match &a.kind {
+            AttributeKind::Component(c) if c.repeatable => c.max,
+            AttributeKind::DynamicZone(z) => z.max,
+            _ => None,
+        };
         let mut out = Vec::new();
+        if !self.schema.attributes.iter().any(|a| max_of(a).is_some()) {
+            return Ok(out);
+        }
         let links = self.rows.components_of(self.schema, draft)?;
         for a in &self.schema.attributes {
-            let max = match &a.kind {
-                AttributeKind::Component(c) if c.repeatable => c.max,
-                AttributeKind::DynamicZone(z) => z.max,
-                _ => None,
-            };
-            let Some(max) = max else {
+            let Some(max) = max_of(a) else {
                 continue;
             };
             let items: Vec<&ComponentLink> = links.iter().filter(|l| l.field == a.name).collect();
