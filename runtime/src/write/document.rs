@@ -231,12 +231,7 @@ impl<'a> DocumentWrite<'a> {
             // share a value: `ext-unique-draft-then-publish`).
             self.check_unique(document_id, locale, input)?;
         }
-        let row = WrittenRow {
-            schema: self.schema,
-            id,
-            locale,
-        };
-        self.write_parts(&row, input, false)?;
+        self.write_parts(&self.version_row_of(id, locale), input, false)?;
         Ok(id)
     }
 
@@ -323,12 +318,7 @@ impl<'a> DocumentWrite<'a> {
                 if !dp {
                     self.check_unique(document_id, locale, input)?;
                 }
-                let row = WrittenRow {
-                    schema: self.schema,
-                    id,
-                    locale,
-                };
-                self.write_parts(&row, input, true)?;
+                self.write_parts(&self.version_row_of(id, locale), input, true)?;
                 let version = Versions {
                     draft: id,
                     published,
@@ -420,6 +410,15 @@ impl<'a> DocumentWrite<'a> {
             .collect();
         self.rows.delete_rows(self.schema, &hit)?;
         Ok(())
+    }
+
+    /// Row `id` of the written type, a version in `locale`, as its relations are written.
+    fn version_row_of<'l>(&'l self, id: i64, locale: Option<&'l str>) -> WrittenRow<'l> {
+        WrittenRow {
+            schema: self.schema,
+            id,
+            locale,
+        }
     }
 
     /// Publishes the draft of (document, locale) when the type has draft and publish and

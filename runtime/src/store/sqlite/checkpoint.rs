@@ -26,7 +26,7 @@ use crate::store::StoreError;
 
 /// The log size, in pages, past which a commit asks for a checkpoint: SQLite's default
 /// auto-checkpoint threshold.
-pub(super) const PAGES_BEFORE_CHECKPOINT: c_int = 1000;
+const PAGES_BEFORE_CHECKPOINT: c_int = 1000;
 
 /// The thread that checkpoints, and the way to ask it to.
 pub(super) struct Checkpointer {
@@ -45,7 +45,7 @@ struct Asked {
 
 #[derive(Default)]
 struct State {
-    /// A commit left the log past the threshold since the last checkpoint began.
+    /// A commit left the log past the threshold since the last checkpoint ended.
     checkpoint: bool,
     /// The pool is gone: the thread ends.
     stop: bool,

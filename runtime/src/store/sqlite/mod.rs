@@ -211,8 +211,9 @@ pub struct SqlitePool {
     /// committed in groups (`group.rs`). Other processes' writers still meet the busy
     /// handler.
     writers: group::Writers,
-    /// Checkpoints the log for the pool's commits (`checkpoint.rs`); `None` for a pool
-    /// that checkpoints as SQLite does by default, inside the commit (tests' pools).
+    /// Checkpoints the log for the pool's commits (`checkpoint.rs`); held, never read, so
+    /// that dropping the pool stops its thread. `None` for a pool that checkpoints as
+    /// SQLite does by default, inside the commit (tests' pools).
     checkpointer: Option<checkpoint::Checkpointer>,
 }
 
