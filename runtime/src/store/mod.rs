@@ -27,6 +27,7 @@
 //! SQL text is produced only by sea-query (DML) or from identifiers the model computed
 //! (DDL); user input is always bound as a parameter.
 
+pub mod cascade;
 pub mod credentials;
 pub mod decode;
 pub mod document_id;
@@ -61,6 +62,8 @@ pub use url::{DatabaseUrl, SqliteSync};
 
 use std::sync::Arc;
 
+use cascade::Cascades;
+
 use crate::query::{PageMode, Pagination, Query};
 use crate::schema::Model;
 
@@ -76,6 +79,8 @@ pub struct Store {
     url: DatabaseUrl,
     /// How each schema's rows become JSON, worked out once.
     row_plans: RowPlans,
+    /// The link rows the database deletes by itself, read once.
+    cascades: Cascades,
 }
 
 impl Store {
@@ -98,8 +103,10 @@ impl Store {
         model: Arc<Model>,
     ) -> Result<Store, StoreError> {
         let settings = pool.with(settings::read_settings)?;
+        let cascades = pool.with(|e| Cascades::read(e, &model))?;
         Ok(Store {
             row_plans: RowPlans::new(&model),
+            cascades,
             model,
             pool,
             settings,
@@ -115,6 +122,11 @@ impl Store {
     /// The i18n settings (default locale, locales).
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The link rows the database deletes by itself when a row is deleted.
+    pub fn cascades(&self) -> &Cascades {
+        &self.cascades
     }
 
     /// The database URL.

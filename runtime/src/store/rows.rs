@@ -13,6 +13,7 @@
 use sea_query::{Alias, Expr, ExprTrait, Order, Query as Sql, SelectStatement};
 
 use super::StoreError;
+use super::cascade::Cascades;
 use super::seam::{Cell, Change, RowRef, StoredValue, Writer, query_map};
 use super::sql::{Dialect, mysql_datetime};
 use crate::schema::{
@@ -112,6 +113,8 @@ pub struct Rows<'a> {
     pub w: &'a dyn Writer,
     /// The content model.
     pub model: &'a Model,
+    /// The link rows the database deletes by itself ([`Rows::delete_rows`] leaves them).
+    pub cascades: &'a Cascades,
 }
 
 fn alias(name: &str) -> Alias {
@@ -163,9 +166,18 @@ fn opt_f64(r: &dyn RowRef, i: usize) -> Result<Option<f64>, StoreError> {
 }
 
 impl<'a> Rows<'a> {
-    /// Row operations on `w` for `model`.
+    /// Row operations on `w` for `model`, deleting every link row explicitly.
     pub fn new(w: &'a dyn Writer, model: &'a Model) -> Self {
-        Rows { w, model }
+        Rows {
+            w,
+            model,
+            cascades: Cascades::none(),
+        }
+    }
+
+    /// These row operations, leaving to the database the link rows it deletes by itself.
+    pub fn with_cascades(self, cascades: &'a Cascades) -> Self {
+        Rows { cascades, ..self }
     }
 
     fn dialect(&self) -> Dialect {
@@ -405,9 +417,19 @@ impl<'a> Rows<'a> {
         self.model.media_table()
     }
 
+    /// The media table, when `schema` has a media attribute: Strapi attaches files to a
+    /// row only through one, so a schema without any has no rows there to read or delete.
+    fn media_table_of(&self, schema: &Schema) -> Option<&'a MorphTable> {
+        let has_media = schema
+            .attributes
+            .iter()
+            .any(|a| matches!(a.kind, AttributeKind::Media(_)));
+        if has_media { self.media_table() } else { None }
+    }
+
     /// The files attached to a row, by attribute order, then `order`, then id.
     pub fn media_of(&self, schema: &Schema, id: i64) -> Result<Vec<MediaLink>, StoreError> {
-        let Some(m) = self.media_table() else {
+        let Some(m) = self.media_table_of(schema) else {
             return Ok(Vec::new());
         };
         let mut s = self.select_from(&m.table);
@@ -464,7 +486,7 @@ impl<'a> Rows<'a> {
         id: i64,
         field: Option<&str>,
     ) -> Result<(), StoreError> {
-        let Some(m) = self.media_table() else {
+        let Some(m) = self.media_table_of(schema) else {
             return Ok(());
         };
         let mut del = Sql::delete();
@@ -695,6 +717,8 @@ impl<'a> Rows<'a> {
 
     /// Deletes a row of `schema` and everything that hangs off it: its components
     /// (recursively), its link rows on either side of every relation, and its media links.
+    /// Link and `_cmps` rows that the database deletes by itself ([`Rows::cascades`]) are
+    /// left to it.
     pub fn delete_row(&self, schema: &Schema, id: i64) -> Result<(), StoreError> {
         self.delete_rows(schema, &[id])
     }
@@ -712,17 +736,22 @@ impl<'a> Rows<'a> {
                     self.delete_rows(cs, &children)?;
                 }
             }
-            let mut del = Sql::delete();
-            del.from_table(alias(cmps)).and_where(of_ids("entity_id"));
-            self.run(Change::Delete(&del))?;
+            if !self.cascades.deletes(cmps, "entity_id") {
+                let mut del = Sql::delete();
+                del.from_table(alias(cmps)).and_where(of_ids("entity_id"));
+                self.run(Change::Delete(&del))?;
+            }
         }
         for t in self.touching(schema.id) {
+            if self.cascades.deletes(&t.table.table, t.end.column(t.table)) {
+                continue;
+            }
             let mut del = Sql::delete();
             del.from_table(alias(&t.table.table))
                 .and_where(of_ids(t.end.column(t.table)));
             self.run(Change::Delete(&del))?;
         }
-        if let Some(m) = self.media_table() {
+        if let Some(m) = self.media_table_of(schema) {
             let mut del = Sql::delete();
             del.from_table(alias(&m.table))
                 .and_where(of_ids(&m.id_column))

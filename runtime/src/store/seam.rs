@@ -182,6 +182,26 @@ pub trait Executor {
         let _ = (steps, f);
         Ok(false)
     }
+
+    /// The database's single-column foreign keys that delete their rows with the row they
+    /// reference (`ON DELETE CASCADE`), enforced on this connection. A backend that
+    /// cannot tell answers none (the default): deletes then remove those rows themselves
+    /// (see `store::cascade`).
+    fn cascading_foreign_keys(&self) -> Result<Vec<CascadingKey>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+/// A foreign key whose rows the database deletes with the row they reference: `column`
+/// of `table` references `references`, `ON DELETE CASCADE`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CascadingKey {
+    /// The table holding the key.
+    pub table: String,
+    /// The key's one column.
+    pub column: String,
+    /// The table it references.
+    pub references: String,
 }
 
 /// A value of a row to insert, neutral between databases: what the import writes, and

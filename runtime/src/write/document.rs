@@ -36,10 +36,10 @@ use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, Schema,
     SchemaId,
 };
-use crate::store::StoreError;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{ComponentLink, End, LinkRow, MediaLink, Rows, Touching, copied_columns};
 use crate::store::seam::{StoredValue, Writer};
+use crate::store::{Store, StoreError};
 
 /// Which locales a delete removes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,17 +154,13 @@ fn not_found_relation(key: &FileRefKey) -> WriteError {
 }
 
 impl<'a> DocumentWrite<'a> {
-    /// A write of `schema`'s documents in transaction `w`, at `now` (epoch ms), with the
-    /// database's default locale.
-    pub fn new(
-        w: &'a dyn Writer,
-        model: &'a Model,
-        schema: &'a Schema,
-        now: i64,
-        default_locale: &'a str,
-    ) -> Self {
+    /// A write of `schema`'s documents in transaction `w` on `store`'s database, at `now`
+    /// (epoch ms).
+    pub fn new(w: &'a dyn Writer, store: &'a Store, schema: &'a Schema, now: i64) -> Self {
+        let model: &Model = store.model();
+        let default_locale = &store.settings().default_locale;
         DocumentWrite {
-            rows: Rows::new(w, model),
+            rows: Rows::new(w, model).with_cascades(store.cascades()),
             model,
             schema,
             now,

@@ -121,8 +121,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     let values = input::parse(model, schema, req.data, &shown, phase)?;
     store.pool().write(|w| {
         w.serialize_writes()?;
-        let default_locale = &store.settings().default_locale;
-        let doc = document::DocumentWrite::new(w, model, schema, req.now_ms, default_locale)
+        let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
             .showing(&shown)
             .answer_has_fields(req.answer_has_fields);
         let document_id = match (action, req.document_id) {
@@ -244,8 +243,7 @@ pub fn delete(
             None => crate::store::rows::Rows::new(w, model).any_document(s)?,
         };
         if let Some(id) = &id {
-            let default_locale = &store.settings().default_locale;
-            document::DocumentWrite::new(w, model, s, now_ms, default_locale).delete(id, &scope)?;
+            document::DocumentWrite::new(w, store, s, now_ms).delete(id, &scope)?;
         }
         Ok::<_, WriteError>(id)
     })

@@ -29,8 +29,8 @@ pub mod ddl;
 
 use super::StoreError;
 use super::seam::{
-    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue, Writer, record,
-    row_count,
+    CascadingKey, Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue,
+    Writer, record, row_count,
 };
 use super::sql::Dialect;
 
@@ -364,6 +364,18 @@ fn connect_error(e: &mysql::Error, at: &str) -> StoreError {
 }
 
 /// Maps a driver error of a statement: missing tables, bad values, lost connections.
+/// The single-column `ON DELETE CASCADE` foreign keys of the current database's tables
+/// (see [`Executor::cascading_foreign_keys`]).
+const CASCADING_KEYS: &str = "SELECT k.TABLE_NAME, MIN(k.COLUMN_NAME), k.REFERENCED_TABLE_NAME \
+     FROM information_schema.REFERENTIAL_CONSTRAINTS r \
+     JOIN information_schema.KEY_COLUMN_USAGE k \
+       ON k.CONSTRAINT_SCHEMA = r.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = r.CONSTRAINT_NAME \
+      AND k.TABLE_NAME = r.TABLE_NAME \
+     WHERE r.CONSTRAINT_SCHEMA = DATABASE() AND r.DELETE_RULE = 'CASCADE' \
+       AND k.REFERENCED_TABLE_NAME IS NOT NULL \
+     GROUP BY r.CONSTRAINT_NAME, k.TABLE_NAME, k.REFERENCED_TABLE_NAME \
+     HAVING COUNT(*) = 1";
+
 fn statement_error(e: mysql::Error, at: &str) -> StoreError {
     match e {
         mysql::Error::MySqlError(m) => match m.code {
@@ -480,6 +492,28 @@ fn params(values: sea_query::Values) -> Params {
 impl Executor for MyExecutor<'_> {
     fn dialect(&self) -> Dialect {
         Dialect::Mysql
+    }
+
+    /// None when this session does not check foreign keys (`foreign_key_checks` off:
+    /// InnoDB then runs no cascade).
+    fn cascading_foreign_keys(&self) -> Result<Vec<CascadingKey>, StoreError> {
+        let mut conn = self.conn.borrow_mut();
+        let checked: Option<i64> = conn
+            .query_first("SELECT @@foreign_key_checks")
+            .map_err(|e| self.fail(e))?;
+        if checked != Some(1) {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<(String, String, String)> =
+            conn.query(CASCADING_KEYS).map_err(|e| self.fail(e))?;
+        Ok(keys
+            .into_iter()
+            .map(|(table, column, references)| CascadingKey {
+                table,
+                column,
+                references,
+            })
+            .collect())
     }
 
     fn query_each(

@@ -42,8 +42,8 @@ pub mod tls;
 
 use super::StoreError;
 use super::seam::{
-    Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue, Writer, count_key,
-    record, row_count,
+    CascadingKey, Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue,
+    Writer, count_key, record, row_count,
 };
 use super::sql::Dialect;
 use crate::query::values;
@@ -517,6 +517,23 @@ impl Executor for PgExecutor<'_> {
         Dialect::Postgres
     }
 
+    fn cascading_foreign_keys(&self) -> Result<Vec<CascadingKey>, StoreError> {
+        let rows = self.run(CASCADING_KEYS, sea_query::Values(Vec::new()), Run::Query)?;
+        rows.iter()
+            .map(|r| {
+                let text = |i| {
+                    r.try_get::<_, String>(i)
+                        .map_err(|e| StoreError::Other(format!("cannot read a foreign key: {e}")))
+                };
+                Ok(CascadingKey {
+                    table: text(0)?,
+                    column: text(1)?,
+                    references: text(2)?,
+                })
+            })
+            .collect()
+    }
+
     /// The count, served from [`SnapshotCounts`] while the snapshot stands.
     fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
         let (sql, values) = stmt.build(PostgresQueryBuilder);
@@ -593,6 +610,16 @@ impl Executor for PgExecutor<'_> {
         Ok(())
     }
 }
+
+/// The single-column `ON DELETE CASCADE` foreign keys of the tables in the current
+/// schema (see [`Executor::cascading_foreign_keys`]).
+const CASCADING_KEYS: &str = "SELECT cl.relname::text, a.attname::text, rf.relname::text \
+     FROM pg_constraint c \
+     JOIN pg_class cl ON cl.oid = c.conrelid \
+     JOIN pg_class rf ON rf.oid = c.confrelid \
+     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] \
+     WHERE c.contype = 'f' AND c.confdeltype = 'c' AND cardinality(c.conkey) = 1 \
+     AND cl.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())";
 
 /// What [`PgExecutor::run`] does with a prepared statement.
 #[derive(Clone, Copy)]

@@ -37,8 +37,8 @@ pub mod render;
 pub mod scratch;
 
 use super::seam::{
-    Cell, Change, Executor, Pool, RecordedStatement, RowRef, StoredValue, Writer, count_key,
-    count_rows, record, row_count,
+    CascadingKey, Cell, Change, Executor, Pool, RecordedStatement, RowRef, StoredValue, Writer,
+    count_key, count_rows, record, row_count,
 };
 use super::sql::Dialect;
 use super::{DatabaseUrl, StoreError};
@@ -245,6 +245,14 @@ impl CountCache {
         Ok(())
     }
 }
+
+/// The single-column `ON DELETE CASCADE` foreign keys of every table (see
+/// [`Executor::cascading_foreign_keys`]).
+const CASCADING_KEYS: &str = "SELECT m.name, f.\"from\", f.\"table\" \
+     FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f \
+     WHERE m.type = 'table' AND upper(f.on_delete) = 'CASCADE' AND f.seq = 0 \
+     AND NOT EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name) AS g \
+                     WHERE g.id = f.id AND g.seq > 0)";
 
 /// Entries a count cache holds before it starts over.
 const COUNT_CACHE_ENTRIES: usize = 1024;
@@ -459,6 +467,31 @@ impl<'c> SqliteExecutor<'c> {
 impl Executor for SqliteExecutor<'_> {
     fn dialect(&self) -> Dialect {
         Dialect::Sqlite
+    }
+
+    /// None when this connection does not enforce foreign keys (`PRAGMA foreign_keys`
+    /// off: SQLite then runs no cascade).
+    fn cascading_foreign_keys(&self) -> Result<Vec<CascadingKey>, StoreError> {
+        let enforced: bool = self
+            .conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .map_err(map_error)?;
+        if !enforced {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self.conn.prepare(CASCADING_KEYS).map_err(map_error)?;
+        let keys = stmt
+            .query_map([], |r| {
+                Ok(CascadingKey {
+                    table: r.get(0)?,
+                    column: r.get(1)?,
+                    references: r.get(2)?,
+                })
+            })
+            .map_err(map_error)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(map_error)?;
+        Ok(keys)
     }
 
     fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
