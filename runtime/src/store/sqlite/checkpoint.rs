@@ -199,9 +199,12 @@ mod tests {
         let (url, mut conn, dir) = database("thread");
         let checkpointer = Checkpointer::start(open_connection(&url, false).unwrap()).unwrap();
         checkpointer.watch(&mut conn).unwrap();
-        commit_pages(&conn, 400);
+        // A commit here appends two or three frames (the overflow page, the leaf, now and
+        // then an interior page): 150 commits stay well below 1000 frames, 500 more
+        // cross it.
+        commit_pages(&conn, 150);
         assert_eq!(checkpointer.checkpoints(), 0, "below the threshold");
-        commit_pages(&conn, 200);
+        commit_pages(&conn, 500);
         let start = Instant::now();
         while checkpointer.checkpoints() == 0 {
             assert!(start.elapsed() < Duration::from_secs(10), "no checkpoint");
