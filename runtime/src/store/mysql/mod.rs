@@ -274,22 +274,7 @@ impl MyPool {
         let exec = MyExecutor::new(conn, at);
         let out = f(&exec);
         let end = if out.is_ok() { "COMMIT" } else { "ROLLBACK" };
-        let ended = exec
-            .conn
-            .borrow_mut()
-            .query_drop(end)
-            .map_err(|e| statement_error(e, at));
-        if ended.is_err() {
-            exec.broken.set(true);
-        }
-        if exec.write_lock.get() && !exec.broken.get() {
-            let released = exec
-                .conn
-                .borrow_mut()
-                .query_drop("DO RELEASE_LOCK('strata_content_writes')");
-            // A connection that may still hold the lock never goes back to the pool.
-            exec.broken.set(released.is_err());
-        }
+        let ended = end_transaction(&exec, end).map_err(|e| statement_error(e, at));
         if checks == Checks::Deferred && !exec.broken.get() {
             let restored = exec
                 .conn
@@ -312,6 +297,39 @@ impl MyPool {
         let mut conn = self.conn()?;
         f(&mut conn)
     }
+}
+
+/// Ends `exec`'s transaction with `end` (`COMMIT` or `ROLLBACK`). When the transaction
+/// holds the content-write lock, the lock is released in the same round trip
+/// (`COMMIT; DO RELEASE_LOCK(…)`, one text query of two statements): the server runs the
+/// second only when the first succeeded. An `Err` means the transaction did not end as
+/// asked. A connection that may still hold the lock or the transaction is marked broken,
+/// so it never goes back to the pool (dropping it ends both on the server).
+fn end_transaction(exec: &MyExecutor<'_>, end: &str) -> Result<(), mysql::Error> {
+    let mut conn = exec.conn.borrow_mut();
+    if !exec.write_lock.get() {
+        let ended = conn.query_drop(end);
+        exec.broken.set(exec.broken.get() || ended.is_err());
+        return ended;
+    }
+    let text = format!("{end}; DO RELEASE_LOCK('{WRITE_LOCK}')");
+    let mut sets = match conn.query_iter(text) {
+        Ok(sets) => sets,
+        Err(e) => {
+            // The first statement failed: the second never ran.
+            exec.broken.set(true);
+            return Err(e);
+        }
+    };
+    // The transaction ended; an error now is the release's.
+    let mut released = true;
+    while let Some(set) = sets.iter() {
+        for row in set {
+            released &= row.is_ok();
+        }
+    }
+    exec.broken.set(exec.broken.get() || !released);
+    Ok(())
 }
 
 /// Whether a transaction of [`MyPool::write_in`] checks unique and foreign keys row by
@@ -417,6 +435,10 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
 /// The [`Executor`] of one pooled MySQL connection.
 /// How long a write waits for the content-write lock (`Writer::serialize_writes`).
 const WRITE_LOCK_WAIT_SECS: i64 = 10;
+
+/// The name of the content-write lock (`GET_LOCK`). MySQL's named locks are server-wide:
+/// every strata writing to a database of the same server takes this one lock.
+const WRITE_LOCK: &str = "strata_content_writes";
 
 struct MyExecutor<'p> {
     conn: std::cell::RefCell<mysql::PooledConn>,
@@ -540,10 +562,7 @@ impl Writer for MyExecutor<'_> {
         let got: Option<i64> = self
             .conn
             .borrow_mut()
-            .exec_first(
-                "SELECT GET_LOCK('strata_content_writes', ?)",
-                (WRITE_LOCK_WAIT_SECS,),
-            )
+            .exec_first("SELECT GET_LOCK(?, ?)", (WRITE_LOCK, WRITE_LOCK_WAIT_SECS))
             .map_err(|e| self.fail(e))?;
         if got != Some(1) {
             return Err(StoreError::Busy(
