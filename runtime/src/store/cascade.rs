@@ -63,14 +63,4 @@ impl Cascades {
             .iter()
             .any(|(t, c)| t.as_str() == table && c.as_str() == column)
     }
-
-    /// How many keys are trusted.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether none is.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
 }

@@ -381,7 +381,6 @@ fn connect_error(e: &mysql::Error, at: &str) -> StoreError {
     StoreError::Unavailable(format!("cannot connect to MySQL at {at}: {reason}"))
 }
 
-/// Maps a driver error of a statement: missing tables, bad values, lost connections.
 /// The single-column `ON DELETE CASCADE` foreign keys of the current database's tables
 /// (see [`Executor::cascading_foreign_keys`]).
 const CASCADING_KEYS: &str = "SELECT k.TABLE_NAME, MIN(k.COLUMN_NAME), k.REFERENCED_TABLE_NAME \
@@ -394,6 +393,7 @@ const CASCADING_KEYS: &str = "SELECT k.TABLE_NAME, MIN(k.COLUMN_NAME), k.REFEREN
      GROUP BY r.CONSTRAINT_NAME, k.TABLE_NAME, k.REFERENCED_TABLE_NAME \
      HAVING COUNT(*) = 1";
 
+/// Maps a driver error of a statement: missing tables, bad values, lost connections.
 fn statement_error(e: mysql::Error, at: &str) -> StoreError {
     match e {
         mysql::Error::MySqlError(m) => match m.code {
