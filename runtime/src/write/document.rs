@@ -1159,9 +1159,12 @@ impl<'a> DocumentWrite<'a> {
                 }
                 let mut d = Vec::new();
                 for e in disconnect {
-                    // Disconnecting what does not exist is no error.
-                    if let Ok(rows) = self.target_rows(schema, target, e, locale) {
-                        d.extend(rows);
+                    // Disconnecting what does not exist is no error; the database failing
+                    // is.
+                    match self.target_rows(schema, target, e, locale) {
+                        Ok(rows) => d.extend(rows),
+                        Err(WriteError::Store(e)) => return Err(e.into()),
+                        Err(_) => {}
                     }
                 }
                 relations::Resolved::Change {
@@ -1190,6 +1193,7 @@ impl<'a> DocumentWrite<'a> {
         };
         match self.target_rows(source, target, &entry, locale) {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
+            Err(WriteError::Store(e)) => Err(e.into()),
             Err(_) => match key {
                 FileRefKey::Id(i) => Ok(*i),
                 FileRefKey::DocumentId(_) => Err(not_found_relation(key)),
