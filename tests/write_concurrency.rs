@@ -6,7 +6,9 @@
 //!   whole: one draft and one published row in its locale, the published row equal to the
 //!   draft, no link row pointing at a row that is gone;
 //! * a write is seen at once by every read: counts, bodies and ETags, on every pooled
-//!   connection.
+//!   connection;
+//! * on SQLite, a write interrupted past the event loop's budget is made once, and its
+//!   answer is whole.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -205,4 +207,61 @@ fn reads_see_writes_at_once_on_postgres() {
         return;
     };
     reads_see_a_write_at_once(serve(&db.url));
+}
+
+/// On SQLite a write that has the database to itself runs on the event loop within the
+/// reads' budget. With a budget used up at once, a write whose statements run long enough
+/// to be interrupted leaves nothing and is run again on a blocking thread, and so is the
+/// read of a committed write's answer: the write is made once, and its answer is whole.
+#[test]
+fn a_write_past_the_event_loop_budget_is_made_once_on_sqlite() {
+    let (dir, db) = common::blog_db_copy("write-budget");
+    let url = format!("sqlite://{}", db.display());
+    let config = strata::http::ServerConfig {
+        inline_budget: Some(std::time::Duration::ZERO),
+        ..strata::http::ServerConfig::default()
+    };
+    let addr = common::serve_with_every_grant_and(&url, 4, config);
+    let every = get(
+        addr,
+        "/api/articles?fields[0]=title&pagination[pageSize]=100&status=draft",
+    );
+    let articles: Vec<Value> = every["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["documentId"].clone())
+        .collect();
+    assert!(articles.len() >= 30, "{every}");
+    // Linking every article writes link rows (and their order) in statements long enough
+    // to be interrupted; populating them reads enough rows to be.
+    let answer = "populate[articles][fields][0]=title&populate[articles][sort][0]=title";
+    let body = serde_json::json!({"data": {"name": "every article", "articles": articles}});
+    let (status, created) = common::send_json(
+        addr,
+        "POST",
+        &format!("/api/tags?{answer}"),
+        &body.to_string(),
+    );
+    assert_eq!(status, 201, "{created}");
+    let found = get(
+        addr,
+        &format!("/api/tags?filters[name][$eq]=every%20article&{answer}"),
+    );
+    assert_eq!(found["data"].as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found["data"][0], created["data"]);
+    let linked = created["data"]["articles"].as_array().unwrap().len();
+    assert!(linked >= 20, "{created}");
+    // An update's answer, read again off the event loop, is whole too.
+    let tag = created["data"]["documentId"].as_str().unwrap();
+    let (status, updated) = common::send_json(
+        addr,
+        "PUT",
+        &format!("/api/tags/{tag}?{answer}"),
+        r#"{"data":{"name":"renamed"}}"#,
+    );
+    assert_eq!(status, 200, "{updated}");
+    assert_eq!(updated["data"]["name"], "renamed");
+    assert_eq!(updated["data"]["articles"], created["data"]["articles"]);
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -505,6 +505,15 @@ pub fn serve_store_with(
 /// Serves the blog model over the database at `url` (opened as it is, with `connections`
 /// pooled connections) with every grant, so that writes run too; returns the address.
 pub fn serve_with_every_grant(url: &str, connections: usize) -> std::net::SocketAddr {
+    serve_with_every_grant_and(url, connections, strata::http::ServerConfig::default())
+}
+
+/// [`serve_with_every_grant`] with `config`.
+pub fn serve_with_every_grant_and(
+    url: &str,
+    connections: usize,
+    config: strata::http::ServerConfig,
+) -> std::net::SocketAddr {
     use std::sync::Arc;
     let model = Arc::new(strata::schema::load(&blog().join("schemas")).unwrap());
     let url = strata::store::DatabaseUrl::parse(url).unwrap();
@@ -512,7 +521,7 @@ pub fn serve_with_every_grant(url: &str, connections: usize) -> std::net::Socket
         Arc::new(strata::store::Store::open_existing(&url, model.clone(), connections).unwrap());
     let state = strata::http::AppState::with_permissions(
         store,
-        strata::http::ServerConfig::default(),
+        config,
         strata::http::PermissionSource::Fixed(Arc::new(strata::http::RolePermissions::all(&model))),
     );
     serve_router(strata::http::router(state))

@@ -19,6 +19,8 @@ use super::{Backend, Model, Recording, db, snapshot};
 /// once (the template of every sequence's database), and the ext model's schemas folder.
 pub struct Run {
     pub backend: Backend,
+    /// The server's event-loop budget ([`strata::http::ServerConfig::inline_budget`]).
+    pub inline_budget: Option<std::time::Duration>,
     template: Option<common::pg::TestDb>,
     ext_schemas: Option<PathBuf>,
 }
@@ -37,6 +39,7 @@ impl Run {
         };
         Some(Run {
             backend,
+            inline_budget: strata::http::ServerConfig::default().inline_budget,
             template,
             ext_schemas: None,
         })

@@ -20,17 +20,25 @@
 //! and one round of file locks serve several writes. A lone writer commits at once, as
 //! before, and pays for no savepoint.
 //!
+//! A write on the event loop (on a budget, [`super::within_budget`]) never waits: it
+//! starts only when the turn is free, no group is open, nobody waits for the turn and a
+//! connection is idle, and it commits on its own, never handing its transaction on.
+//! Otherwise it fails [`StoreError::Interrupted`] having done nothing, as it does when its
+//! statements run past the budget (rolled back whole: it is always a group's first
+//! write), and its caller runs it again off the event loop. The statements that end a
+//! transaction run without the budget, so a commit is never left in doubt.
+//!
 //! Invariant: a group's transaction is open exactly while [`Writers`] holds a
 //! [`Group`] or a write runs in it; whoever takes the group either hands it back or ends
 //! it (`commit` or `abandon`), and the connection goes back to the pool when it ends.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::Connection;
 
-use super::{CountCache, SqliteExecutor, SqlitePool, map_error};
+use super::{CountCache, SqliteExecutor, SqlitePool, map_error, on_event_loop, without_budget};
 use crate::store::StoreError;
 use crate::store::seam::Writer;
 
@@ -105,12 +113,18 @@ impl SqlitePool {
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
         let writers = &self.writers;
-        writers.waiting.fetch_add(1, Ordering::SeqCst);
-        let mut turn = writers.turn.lock().unwrap_or_else(PoisonError::into_inner);
-        writers.waiting.fetch_sub(1, Ordering::SeqCst);
-        let mut group = match turn.take() {
-            Some(group) => group,
-            None => self.begin_group()?,
+        let now = on_event_loop();
+        let (mut turn, mut group) = if now {
+            self.start_now()?
+        } else {
+            writers.waiting.fetch_add(1, Ordering::SeqCst);
+            let mut turn = writers.turn.lock().unwrap_or_else(PoisonError::into_inner);
+            writers.waiting.fetch_sub(1, Ordering::SeqCst);
+            let group = match turn.take() {
+                Some(group) => group,
+                None => self.begin_group(self.take_idle())?,
+            };
+            (turn, group)
         };
         let ran = group.run(f);
         // The transaction is gone when the group's first write failed (it was rolled back
@@ -130,7 +144,10 @@ impl SqlitePool {
             };
             self.abandon(group, lost.clone());
             Some(Err(lost))
-        } else if group.written < MOST_IN_A_GROUP && writers.waiting.load(Ordering::SeqCst) > 0 {
+        } else if !now
+            && group.written < MOST_IN_A_GROUP
+            && writers.waiting.load(Ordering::SeqCst) > 0
+        {
             *turn = Some(group);
             None
         } else {
@@ -150,9 +167,31 @@ impl SqlitePool {
         }
     }
 
-    /// Takes a connection from the pool and opens a group's transaction on it.
-    fn begin_group(&self) -> Result<Group, StoreError> {
-        let (conn, mut counts) = self.take_idle();
+    /// The turn and a new group for a write on the event loop, which must not wait: only
+    /// when the turn is free, no group is open, no writer waits for the turn (it would be
+    /// overtaken) and a connection is idle. Otherwise [`StoreError::Interrupted`], having
+    /// done nothing: the write is run again off the event loop, where it may wait.
+    fn start_now(&self) -> Result<(MutexGuard<'_, Option<Group>>, Group), StoreError> {
+        let writers = &self.writers;
+        let turn = match writers.turn.try_lock() {
+            Ok(turn) => turn,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return Err(StoreError::Interrupted),
+        };
+        if turn.is_some() || writers.waiting.load(Ordering::SeqCst) > 0 {
+            return Err(StoreError::Interrupted);
+        }
+        let idle = self.try_take_idle().ok_or(StoreError::Interrupted)?;
+        let group = self.begin_group(idle)?;
+        Ok((turn, group))
+    }
+
+    /// Opens a group's transaction on a connection taken from the pool (and puts the
+    /// connection back when it cannot).
+    fn begin_group(
+        &self,
+        (conn, mut counts): (Connection, CountCache),
+    ) -> Result<Group, StoreError> {
         counts.totals.clear();
         // IMMEDIATE: the write lock is taken at the start, so what a write reads still
         // holds when it commits.
@@ -171,14 +210,14 @@ impl SqlitePool {
 
     /// Commits `group`, wakes its writes with the result, and returns the connection.
     fn commit(&self, group: Group) -> Result<(), StoreError> {
-        let result = group.conn.execute_batch("COMMIT").map_err(map_error);
+        let result = end_transaction(&group.conn, "COMMIT");
         match &result {
             Ok(()) => {
                 group.counts.generation.fetch_add(1, Ordering::SeqCst);
             }
             Err(_) => {
                 // Leaves the connection out of any transaction whatever the commit did.
-                let _ = group.conn.execute_batch("ROLLBACK");
+                let _ = end_transaction(&group.conn, "ROLLBACK");
             }
         }
         group.outcome.end(result.clone());
@@ -190,11 +229,18 @@ impl SqlitePool {
     /// returns the connection.
     fn abandon(&self, group: Group, lost: StoreError) {
         if !group.conn.is_autocommit() {
-            let _ = group.conn.execute_batch("ROLLBACK");
+            let _ = end_transaction(&group.conn, "ROLLBACK");
         }
         group.outcome.end(Err(lost));
         self.put_back(group.conn, group.counts);
     }
+}
+
+/// Runs the statements that end a transaction or a write's savepoint. They run to their
+/// end even on the event loop's budget: an interrupted `COMMIT` would leave it unknown
+/// whether the write is there.
+fn end_transaction(conn: &Connection, statements: &str) -> Result<(), StoreError> {
+    without_budget(|| conn.execute_batch(statements)).map_err(map_error)
 }
 
 impl Group {
@@ -227,7 +273,7 @@ impl Group {
         if let Some(end) = end
             && !self.conn.is_autocommit()
         {
-            self.conn.execute_batch(end).map_err(map_error)?;
+            end_transaction(&self.conn, end)?;
         }
         Ok(match ran {
             Ok(returned) => Ran::Returned(returned),
@@ -330,6 +376,58 @@ mod tests {
         let taken = [pool.take_idle(), pool.take_idle()];
         let idle: Vec<bool> = taken.iter().map(|(c, _)| c.is_autocommit()).collect();
         assert_eq!(idle, [true, true]);
+        for (c, counts) in taken {
+            pool.put_back(c, counts);
+        }
+    }
+
+    /// A write on the event loop (on a budget) never waits: while another write holds the
+    /// turn it fails interrupted and writes nothing; alone, it commits at once. One that
+    /// runs past its budget leaves nothing, and its connection goes back to the pool out of
+    /// any transaction.
+    #[test]
+    fn a_write_on_the_event_loop_never_waits_and_leaves_nothing_when_interrupted() {
+        use crate::store::sqlite::within_budget;
+        let (pool, reader) = pool("event-loop");
+        let ample = Duration::from_secs(60);
+        let (has_turn, turn_taken) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|s| {
+            let pool = &pool;
+            let holder = s.spawn(move || {
+                pool.write(|w| {
+                    insert(w, 1)?;
+                    has_turn.send(()).unwrap();
+                    released.recv().unwrap();
+                    Ok::<_, StoreError>(())
+                })
+            });
+            turn_taken.recv().unwrap();
+            let refused = within_budget(ample, || pool.write(|w| insert(w, 2)));
+            assert!(
+                matches!(refused, Err(StoreError::Interrupted)),
+                "{refused:?}"
+            );
+            release.send(()).unwrap();
+            holder.join().unwrap().unwrap();
+        });
+        within_budget(ample, || pool.write(|w| insert(w, 3))).unwrap();
+        assert_eq!(values(&reader), [1, 3]);
+        // Three thousand rows in one statement: past a budget used up at once.
+        let many: Vec<StoredValue> = (10..3010).map(StoredValue::Integer).collect();
+        let interrupted = within_budget(Duration::ZERO, || {
+            pool.write(|w| {
+                insert(w, 4)?;
+                w.insert_rows("t", &["v"], &many)
+            })
+        });
+        assert!(
+            interrupted.as_ref().is_err_and(StoreError::is_interrupted),
+            "{interrupted:?}"
+        );
+        assert_eq!(values(&reader), [1, 3]);
+        let taken = [pool.take_idle(), pool.take_idle()];
+        assert!(taken.iter().all(|(c, _)| c.is_autocommit()));
         for (c, counts) in taken {
             pool.put_back(c, counts);
         }

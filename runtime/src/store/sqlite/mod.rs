@@ -187,6 +187,27 @@ pub fn within_budget<T>(budget: Duration, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Whether this thread runs on a budget ([`within_budget`]): on the HTTP server's event
+/// loop, where nothing may wait (for a lock, a connection or another write's commit).
+fn on_event_loop() -> bool {
+    Budget::current().deadline.is_some()
+}
+
+/// Runs `f` with this thread's budget lifted, and puts it back after: for the statements
+/// that end a transaction (`COMMIT`, `ROLLBACK`), which must run to their end whatever
+/// the time, since an interrupted end would leave a write in doubt.
+fn without_budget<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(Budget);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            self.0.set();
+        }
+    }
+    let _restore = Restore(Budget::current());
+    Budget::default().set();
+    f()
+}
+
 fn ensure_parent(p: &Path) -> Result<(), StoreError> {
     if let Some(dir) = p.parent()
         && !dir.as_os_str().is_empty()
@@ -369,6 +390,14 @@ impl SqlitePool {
                 .wait(idle)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// Takes an idle connection out of the pool if one is there now.
+    fn try_take_idle(&self) -> Option<(Connection, CountCache)> {
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
     }
 
     /// Puts a connection taken with [`SqlitePool::take_idle`] back.
