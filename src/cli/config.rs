@@ -200,8 +200,9 @@ pub struct Server {
     pub docs: Option<bool>,
     /// Largest total size of a request's headers (431 beyond it).
     pub max_header_bytes: Option<usize>,
-    /// On SQLite, milliseconds a request may run on the event loop before it is answered
-    /// on a blocking thread instead (default 1; 0: always on a blocking thread).
+    /// On SQLite, milliseconds a request (a read, or a write with the database to itself)
+    /// may run on the event loop before it is answered on a blocking thread instead
+    /// (default 1; 0: always on a blocking thread).
     pub inline_budget_ms: Option<u64>,
 }
 

@@ -81,7 +81,8 @@ pub struct ServerConfig {
     pub max_header_bytes: usize,
     /// On SQLite, how long a request may run on the event loop's own thread before it
     /// gives the thread back and is answered on a blocking thread instead (`None`: always
-    /// on a blocking thread). See [`serve`].
+    /// on a blocking thread). Reads, and writes with the database to themselves
+    /// (`write.rs`), run there. See [`serve`].
     pub inline_budget: Option<Duration>,
     /// `/graphql` (off by default; `[api.graphql]` in `strata.toml`).
     pub graphql: GraphqlConfig,
@@ -149,6 +150,9 @@ pub struct AppState {
     /// (`Pool::writes_at_once`: on SQLite more than its connections, so that concurrent
     /// writes are committed together).
     writers: Arc<tokio::sync::Semaphore>,
+    /// Write requests past their body and not yet answered: a write alone may run on the
+    /// event loop (`write.rs`).
+    write_requests: std::sync::atomic::AtomicUsize,
     /// The tags of conditional requests, by data generation (`etag.rs`).
     validators: etag::Validators,
     /// The GraphQL schema, when `/graphql` is served.
@@ -201,6 +205,7 @@ impl AppState {
             permissions,
             workers,
             writers,
+            write_requests: std::sync::atomic::AtomicUsize::new(0),
             validators: etag::Validators::default(),
         })
     }

@@ -16,6 +16,7 @@
 //! without leaving anything behind ([`on_event_loop`]).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -292,6 +293,7 @@ pub(super) async fn handle(
             .is_some_and(|v| v.as_bytes() == b"v4"),
         body,
     };
+    let _counted = WriteRequests::count(&state.write_requests);
     let wait = state.store.pool().wait_timeout();
     let permit = match tokio::time::timeout(wait, state.writers.clone().acquire_owned()).await {
         Ok(Ok(permit)) => permit,
@@ -305,7 +307,7 @@ pub(super) async fn handle(
     // A write that has the database to itself is tried on the event loop first (see
     // `on_event_loop`); one while others are under way goes straight to a blocking
     // thread, where it can be committed in a group with them.
-    let alone = state.writers.available_permits() + 1 >= state.store.pool().writes_at_once();
+    let alone = state.write_requests.load(Ordering::SeqCst) == 1;
     let tried = match state.config.inline_budget {
         Some(budget) if alone => on_event_loop(&state, &call, budget),
         _ => OnTheLoop::NotRun,
@@ -330,6 +332,22 @@ pub(super) async fn handle(
     match result {
         Ok(outcome) => respond(outcome),
         Err(e) => ApiError::Internal(e.to_string()).into_response(),
+    }
+}
+
+/// A write request counted in [`AppState::write_requests`] while this lives.
+struct WriteRequests<'a>(&'a AtomicUsize);
+
+impl<'a> WriteRequests<'a> {
+    fn count(requests: &'a AtomicUsize) -> Self {
+        requests.fetch_add(1, Ordering::SeqCst);
+        WriteRequests(requests)
+    }
+}
+
+impl Drop for WriteRequests<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
