@@ -191,7 +191,13 @@ impl Authenticator {
             return;
         }
         if let Err(e) = self.store.touch_api_token(known.token.id, now) {
-            tracing::warn!(error = %e, "could not record an API token's use");
+            // On the event loop a write that would wait is not started (interrupted);
+            // the next request tries again.
+            if e.is_interrupted() {
+                tracing::debug!(error = %e, "an API token's use not recorded yet");
+            } else {
+                tracing::warn!(error = %e, "could not record an API token's use");
+            }
             known.last_used.store(last, Ordering::Release);
         }
     }
