@@ -40,6 +40,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use serde_json::Value;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -339,9 +340,11 @@ pub fn router(state: Arc<AppState>) -> Router {
     let cors_config = Arc::new(state.config.cors.clone());
     let timeout = state.config.request_timeout;
     let header_limit = state.config.max_header_bytes;
-    app.method_not_allowed_fallback(method_not_allowed)
+    let app = app
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
-        .with_state(state)
+        .with_state(state);
+    answering_panics(app)
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,
@@ -365,6 +368,26 @@ pub fn router(state: Arc<AppState>) -> Router {
             header::AUTHORIZATION,
             header::COOKIE,
         ]))
+}
+
+/// `app`, whose handlers' panics are answered with [`panic_answer`]: the innermost
+/// layer, so that CORS, compression and the trace line apply to that answer too.
+fn answering_panics(app: Router) -> Router {
+    app.layer(CatchPanicLayer::custom(panic_answer))
+}
+
+/// The answer to a request whose handler panicked: Strapi's 500 body (the panic is
+/// logged), not a dropped connection. A request answered on the event loop (SQLite
+/// reads, and writes with the database to themselves) runs on its connection's own task,
+/// which a panic would otherwise end without an answer; on a blocking thread the panic
+/// comes back as a failed join, answered the same.
+fn panic_answer(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    ApiError::Internal(format!("a request's handler panicked: {message}")).into_response()
 }
 
 /// Answers 431 with no body when the request's headers are larger than `limit` bytes in
@@ -763,4 +786,58 @@ fn top_level_window(raw: &str) -> (u64, Option<u64>) {
             .map(|n| n as u64)
     };
     (num("start").unwrap_or(0), num("limit"))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use std::io::{Read, Write};
+
+    async fn panics() -> &'static str {
+        panic!("this test's own panic")
+    }
+
+    /// A handler that panics is answered with Strapi's 500 body over a real connection,
+    /// and the server goes on answering.
+    #[test]
+    fn a_panicking_handler_gets_a_500_not_a_dropped_connection() {
+        let app = super::answering_panics(
+            axum::Router::new()
+                .route("/panics", axum::routing::get(panics))
+                .route("/fine", axum::routing::get(|| async { "fine" })),
+        );
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        rt.spawn(async move { axum::serve(listener, app).await });
+        let get = |path: &str| {
+            let mut conn = std::net::TcpStream::connect(addr).unwrap();
+            conn.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+            write!(
+                conn,
+                "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut answer = String::new();
+            conn.read_to_string(&mut answer).unwrap();
+            answer
+        };
+        let answer = get("/panics");
+        assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
+        assert!(
+            answer.ends_with(
+                r#"{"data":null,"error":{"status":500,"name":"InternalServerError","message":"Internal Server Error"}}"#
+            ),
+            "{answer}"
+        );
+        assert!(get("/fine").ends_with("fine"));
+    }
 }
