@@ -142,7 +142,8 @@ impl Store {
     /// Runs `f` so that its reads on this thread are interrupted once `budget` has passed
     /// (they fail with an error for which [`StoreError::is_interrupted`] holds), when the
     /// database offers that ([`Pool::within_budget`]: SQLite does); `None`, without
-    /// running `f`, when it does not.
+    /// running `f`, when it does not. A write within it never waits, and is either
+    /// committed or leaves nothing (see [`Pool::within_budget`]).
     pub fn within_budget<T>(
         &self,
         budget: std::time::Duration,

@@ -409,6 +409,13 @@ pub trait Pool: Send + Sync {
     /// cannot be bounded so (they wait on a network) returns `false` without running `f`
     /// (the default). This is what lets a caller on an event loop run a read there: SQLite
     /// offers it.
+    ///
+    /// A database that offers it also takes writes within the budget (the HTTP server runs
+    /// a lone write so), and must then keep two promises: such a write never waits (for
+    /// another write, a connection or a lock: it fails interrupted instead, having done
+    /// nothing), and one interrupted leaves nothing behind, while one that returns `Ok` is
+    /// committed (ending the transaction is never interrupted). SQLite's pool does
+    /// (`sqlite/group.rs`).
     fn within_budget(&self, budget: Duration, f: &mut dyn FnMut()) -> bool {
         let _ = (budget, f);
         false
