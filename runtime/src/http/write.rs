@@ -13,7 +13,7 @@
 //!
 //! Where the database offers a time budget (SQLite), a write that has the database to
 //! itself runs on the event loop, as reads do, and falls back to a blocking thread
-//! without leaving anything behind ([`on_event_loop`]).
+//! without leaving anything behind ([`write_on_event_loop`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -305,11 +305,11 @@ pub(super) async fn handle(
         }
     };
     // A write that has the database to itself is tried on the event loop first (see
-    // `on_event_loop`); one while others are under way goes straight to a blocking
+    // `write_on_event_loop`); one while others are under way goes straight to a blocking
     // thread, where it can be committed in a group with them.
     let alone = state.write_requests.load(Ordering::SeqCst) == 1;
     let tried = match state.config.inline_budget {
-        Some(budget) if alone => on_event_loop(&state, &call, budget),
+        Some(budget) if alone => write_on_event_loop(&state, &call, budget),
         _ => OnTheLoop::NotRun,
     };
     let (committed, permit) = match tried {
@@ -369,7 +369,7 @@ enum OnTheLoop {
 /// (`store::sqlite::group`); either way nothing of it is left, and the caller runs it
 /// again on a blocking thread. Once it is committed, only the read of its answer is ever
 /// run again.
-fn on_event_loop(state: &AppState, call: &WriteCall, budget: Duration) -> OnTheLoop {
+fn write_on_event_loop(state: &AppState, call: &WriteCall, budget: Duration) -> OnTheLoop {
     let Some(outcome) = state.store.within_budget(budget, || write(state, call)) else {
         return OnTheLoop::NotRun;
     };

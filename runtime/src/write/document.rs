@@ -1163,7 +1163,7 @@ impl<'a> DocumentWrite<'a> {
                     // is.
                     match self.target_rows(schema, target, e, locale) {
                         Ok(rows) => d.extend(rows),
-                        Err(WriteError::Store(e)) => return Err(e.into()),
+                        Err(e @ WriteError::Store(_)) => return Err(e),
                         Err(_) => {}
                     }
                 }
@@ -1193,7 +1193,7 @@ impl<'a> DocumentWrite<'a> {
         };
         match self.target_rows(source, target, &entry, locale) {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
-            Err(WriteError::Store(e)) => Err(e.into()),
+            Err(e @ WriteError::Store(_)) => Err(e),
             Err(_) => match key {
                 FileRefKey::Id(i) => Ok(*i),
                 FileRefKey::DocumentId(_) => Err(not_found_relation(key)),

@@ -115,6 +115,20 @@ impl Budget {
     fn deadline_passed(&self) -> bool {
         self.deadline.is_some_and(|t| Instant::now() >= t)
     }
+
+    /// Runs `f` with this budget as the thread's, and puts the one before back after
+    /// (also when `f` panics).
+    fn while_running<T>(self, f: impl FnOnce() -> T) -> T {
+        struct Restore(Budget);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                self.0.set();
+            }
+        }
+        let _restore = Restore(Budget::current());
+        self.set();
+        f()
+    }
 }
 
 thread_local! {
@@ -172,19 +186,11 @@ fn wait_for_lock(count: i32) -> bool {
 /// longer than its budget gives the thread back and is run again on a blocking thread.
 /// Rust code between two statements is not interrupted; the next statement is.
 pub fn within_budget<T>(budget: Duration, f: impl FnOnce() -> T) -> T {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            Budget::default().set();
-        }
-    }
     Budget {
         deadline: Instant::now().checked_add(budget),
         ticks: None,
     }
-    .set();
-    let _reset = Reset;
-    f()
+    .while_running(f)
 }
 
 /// Whether this thread runs on a budget ([`within_budget`]): on the HTTP server's event
@@ -197,15 +203,7 @@ fn on_event_loop() -> bool {
 /// that end a transaction (`COMMIT`, `ROLLBACK`), which must run to their end whatever
 /// the time, since an interrupted end would leave a write in doubt.
 fn without_budget<T>(f: impl FnOnce() -> T) -> T {
-    struct Restore(Budget);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            self.0.set();
-        }
-    }
-    let _restore = Restore(Budget::current());
-    Budget::default().set();
-    f()
+    Budget::default().while_running(f)
 }
 
 fn ensure_parent(p: &Path) -> Result<(), StoreError> {
@@ -553,22 +551,12 @@ impl Executor for SqliteExecutor<'_> {
         steps: u64,
         f: &mut dyn FnMut() -> Result<(), StoreError>,
     ) -> Result<bool, StoreError> {
-        struct Restore(Budget);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                self.0.set();
-            }
-        }
         let before = Budget::current();
-        let restore = Restore(before);
-        Budget {
+        let (out, ran_out) = Budget {
             ticks: Some(steps / u64::from(PROGRESS_OPS.unsigned_abs())),
             ..before
         }
-        .set();
-        let out = f();
-        let ran_out = Budget::current().ticks == Some(0);
-        drop(restore);
+        .while_running(|| (f(), Budget::current().ticks == Some(0)));
         match out {
             Ok(()) => Ok(true),
             Err(e) if e.is_interrupted() && ran_out && !before.deadline_passed() => Ok(false),
