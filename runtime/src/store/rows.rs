@@ -599,6 +599,39 @@ impl<'a> Rows<'a> {
         Ok(())
     }
 
+    /// Puts back a link another row holds to a row of this type that was replaced (the old
+    /// published row, when a publish re-creates it), now pointing at `target`: the same row
+    /// id, owner and order values, as Strapi's `unidirectional-relations.js` re-inserts the
+    /// rows it read (`{ ...relation, [inverseJoinColumn]: newId }`).
+    pub fn restore_incoming_link(
+        &self,
+        lt: &LinkTable,
+        link: &LinkRow,
+        target: i64,
+    ) -> Result<(), StoreError> {
+        let mut values = vec![
+            ("id", StoredValue::Integer(link.id)),
+            (lt.owner_column.as_str(), StoredValue::Integer(link.other)),
+            (lt.target_column.as_str(), StoredValue::Integer(target)),
+        ];
+        if let Some(c) = &lt.owner_order {
+            values.push((
+                c,
+                link.owner_order
+                    .map_or(StoredValue::Null, StoredValue::Real),
+            ));
+        }
+        if let Some(c) = &lt.inverse_order {
+            values.push((
+                c,
+                link.inverse_order
+                    .map_or(StoredValue::Null, StoredValue::Real),
+            ));
+        }
+        self.insert(&lt.table, &values)?;
+        Ok(())
+    }
+
     /// The largest inverse order of the links to `target` (0 when there is none): a new
     /// link goes after it in the target's list.
     pub fn max_inverse_order(&self, lt: &LinkTable, target: i64) -> Result<f64, StoreError> {

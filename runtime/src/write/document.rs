@@ -33,8 +33,8 @@ use super::input::{
 };
 use super::relations;
 use crate::schema::{
-    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, Schema,
-    SchemaId,
+    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, ScalarType,
+    Schema, SchemaId,
 };
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{ComponentLink, End, LinkRow, MediaLink, Rows, Touching, copied_columns};
@@ -619,8 +619,7 @@ impl<'a> DocumentWrite<'a> {
                 }
                 End::Target => {
                     for l in carried.incoming(&lt.table).unwrap_or_default() {
-                        self.rows
-                            .insert_link(lt, l.other, new, l.owner_order, l.inverse_order)?;
+                        self.rows.restore_incoming_link(lt, l, new)?;
                     }
                 }
             }
@@ -1222,11 +1221,52 @@ impl<'a> DocumentWrite<'a> {
                     value: None,
                 });
             }
+            self.missing_in_components(a, input, &[], &mut errors);
         }
         if errors.is_empty() {
             Ok(())
         } else {
             Err(WriteError::fields(errors))
+        }
+    }
+
+    /// The required attributes a component given on a creation lacks, and those of the
+    /// components it holds (Strapi validates a creation's components with yup's `notNil`:
+    /// `loop[1].key must be defined.`; an update's with `notNull`, which an absent key
+    /// passes).
+    fn missing_in_components(
+        &self,
+        attr: &Attribute,
+        input: &Input,
+        prefix: &[String],
+        errors: &mut Vec<super::error::FieldError>,
+    ) {
+        let Some((_, items)) = input.components.iter().find(|(id, _)| *id == attr.id) else {
+            return;
+        };
+        let repeatable = match &attr.kind {
+            AttributeKind::Component(c) => c.repeatable,
+            _ => true,
+        };
+        for (i, item) in items.iter().enumerate() {
+            let mut at = prefix.to_vec();
+            at.push(attr.name.clone());
+            if repeatable {
+                at.push(i.to_string());
+            }
+            for a in &self.model.schema(item.schema).attributes {
+                if a.required && a.column.is_some() && a.default.is_none() && !item.input.has(a.id)
+                {
+                    let mut path = at.clone();
+                    path.push(a.name.clone());
+                    errors.push(super::error::FieldError {
+                        message: format!("{} must be defined.", super::input::dotted(&path)),
+                        path,
+                        value: None,
+                    });
+                }
+                self.missing_in_components(a, &item.input, &at, errors);
+            }
         }
     }
 
@@ -1242,7 +1282,10 @@ impl<'a> DocumentWrite<'a> {
             .filter_map(|(a, _)| self.schema.attributes.get(a.index()))
             .filter(|a| a.required)
             .filter_map(|a| match &a.kind {
-                AttributeKind::Scalar(ty) => Some(super::input::required_null(a, ty)),
+                AttributeKind::Scalar(ty) => Some(super::input::required_null(
+                    std::slice::from_ref(&a.name),
+                    ty,
+                )),
                 _ => None,
             })
             .collect();
@@ -1302,7 +1345,7 @@ impl<'a> DocumentWrite<'a> {
         let stored = self.rows.values(self.table(), draft, &columns)?;
         let values: Vec<(AttrId, StoredValue)> = attrs.iter().map(|a| a.id).zip(stored).collect();
         let mut failures: Vec<(usize, super::error::FieldError)> =
-            super::input::publish_failures(self.schema, &values)
+            super::input::publish_failures(self.schema, &values, &[])
                 .into_iter()
                 .map(|f| (self.place(&f), f))
                 .collect();
@@ -1324,6 +1367,9 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         failures.extend(self.count_failures(draft)?);
+        let mut inside = Vec::new();
+        self.component_failures(self.schema, draft, &[], &mut inside)?;
+        failures.extend(inside.into_iter().map(|f| (self.place(&f), f)));
         if failures.is_empty() {
             return Ok(());
         }
@@ -1331,6 +1377,62 @@ impl<'a> DocumentWrite<'a> {
         Err(WriteError::fields(
             failures.into_iter().map(|(_, f)| f).collect(),
         ))
+    }
+
+    /// The rules of a published version on the stored components of `entity` (a row of
+    /// `schema`), depth first, as Strapi's validator walks the draft it publishes: each
+    /// item's attributes under its path (`pairs[0].key`, `tree.levels[1].depth`). Only
+    /// the components whose schema has a rule that a draft does not check are read
+    /// ([`has_publish_rules`]).
+    fn component_failures(
+        &self,
+        schema: &Schema,
+        entity: i64,
+        prefix: &[String],
+        out: &mut Vec<super::error::FieldError>,
+    ) -> Result<(), WriteError> {
+        let checked = |a: &Attribute| {
+            let (uids, repeatable): (Vec<SchemaId>, bool) = match &a.kind {
+                AttributeKind::Component(c) => (vec![c.component], c.repeatable),
+                AttributeKind::DynamicZone(z) => (z.components.clone(), true),
+                _ => return None,
+            };
+            let any = uids
+                .iter()
+                .any(|u| has_publish_rules(self.model, self.model.schema(*u)));
+            any.then_some(repeatable)
+        };
+        if !schema.attributes.iter().any(|a| checked(a).is_some()) {
+            return Ok(());
+        }
+        let links = self.rows.components_of(schema, entity)?;
+        for a in &schema.attributes {
+            let Some(repeatable) = checked(a) else {
+                continue;
+            };
+            for (i, l) in links.iter().filter(|l| l.field == a.name).enumerate() {
+                let Some(cs) = self.model.by_uid(&l.component_type) else {
+                    continue;
+                };
+                let mut at = prefix.to_vec();
+                at.push(a.name.clone());
+                if repeatable {
+                    at.push(i.to_string());
+                }
+                let attrs: Vec<&Attribute> = cs
+                    .attributes
+                    .iter()
+                    .filter(|a| a.column.is_some())
+                    .collect();
+                let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
+                let stored = self.rows.values(&cs.layout.table, l.cmp_id, &columns)?;
+                let values: Vec<(AttrId, StoredValue)> =
+                    attrs.iter().map(|a| a.id).zip(stored).collect();
+                out.extend(super::input::publish_failures(cs, &values, &at));
+                self.component_failures(cs, l.cmp_id, &at, out)?;
+            }
+        }
+        Ok(())
     }
 
     /// The place in schema order of the attribute a failure names.
@@ -1410,6 +1512,28 @@ impl<'a> DocumentWrite<'a> {
         }
         Ok(Value::Object(o))
     }
+}
+
+/// Whether a published version checks something in `schema`'s values (or in a component
+/// it holds) that its draft did not: `required`, a minimum, `regex`, the email and uid
+/// patterns ([`super::input::publish_failures`]).
+fn has_publish_rules(model: &Model, schema: &Schema) -> bool {
+    schema.attributes.iter().any(|a| match &a.kind {
+        AttributeKind::Scalar(ty) => {
+            let c = &a.constraints;
+            a.required
+                || c.min.is_some()
+                || c.min_length.is_some()
+                || c.regex.is_some()
+                || matches!(ty, ScalarType::Email | ScalarType::Uid { .. })
+        }
+        AttributeKind::Component(c) => has_publish_rules(model, model.schema(c.component)),
+        AttributeKind::DynamicZone(z) => z
+            .components
+            .iter()
+            .any(|u| has_publish_rules(model, model.schema(*u))),
+        AttributeKind::Media(_) | AttributeKind::Relation(_) => false,
+    })
 }
 
 /// A stored value as JSON, for the `value` of an error.

@@ -456,7 +456,7 @@ fn component(
 }
 
 /// yup's path text: `seo.social[0].network`.
-fn dotted(path: &[String]) -> String {
+pub(super) fn dotted(path: &[String]) -> String {
     let mut out = String::new();
     for p in path {
         if p.bytes().all(|b| b.is_ascii_digit()) && !out.is_empty() {
@@ -800,7 +800,13 @@ fn scalar(
 /// values of a draft about to be published (`values` in schema order, every scalar
 /// attribute with a column): `required`, then the minimums, `regex`, email and uid
 /// patterns. `unique` needs the database and is the caller's.
-pub fn publish_failures(schema: &Schema, values: &[(AttrId, StoredValue)]) -> Vec<FieldError> {
+/// `prefix` is where `schema`'s values sit in the document: empty for the document's own,
+/// `["tree", "levels", "0"]` for a component's.
+pub fn publish_failures(
+    schema: &Schema,
+    values: &[(AttrId, StoredValue)],
+    prefix: &[String],
+) -> Vec<FieldError> {
     let mut out = Vec::new();
     for (id, stored) in values {
         let Some(attr) = schema.attributes.get(id.index()) else {
@@ -809,11 +815,13 @@ pub fn publish_failures(schema: &Schema, values: &[(AttrId, StoredValue)]) -> Ve
         let AttributeKind::Scalar(ty) = &attr.kind else {
             continue;
         };
-        let path = std::slice::from_ref(&attr.name);
+        let mut at = prefix.to_vec();
+        at.push(attr.name.clone());
+        let path = at.as_slice();
         let v = match stored {
             StoredValue::Null => {
                 if attr.required {
-                    out.push(required_null(attr, ty));
+                    out.push(required_null(path, ty));
                 }
                 continue;
             }
@@ -838,7 +846,8 @@ pub fn publish_failures(schema: &Schema, values: &[(AttrId, StoredValue)]) -> Ve
 }
 
 /// yup's message for a required attribute that is null.
-pub fn required_null(attr: &crate::schema::Attribute, ty: &ScalarType) -> FieldError {
+/// `path` is the attribute's place in the document (`["pairs", "0", "key"]`).
+pub fn required_null(path: &[String], ty: &ScalarType) -> FieldError {
     let name = match ty {
         ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => "number",
         ScalarType::Boolean => "boolean",
@@ -849,10 +858,10 @@ pub fn required_null(attr: &crate::schema::Attribute, ty: &ScalarType) -> FieldE
         _ => "string",
     };
     FieldError {
-        path: vec![attr.name.clone()],
+        path: path.to_vec(),
         message: format!(
             "{} must be a `{name}` type, but the final value was: `null`.",
-            attr.name
+            dotted(path)
         ),
         value: Some(Value::Null),
     }
