@@ -3,8 +3,8 @@
 //! MariaDB, each backend's recordings on that backend.
 //!
 //! Each sequence runs on a fresh copy of the blog seed ([`database`]: Strapi's SQLite file,
-//! or its PostgreSQL or MariaDB dump; for the `ext` model, migrated by strata to the blog
-//! plus `writes/ext/schemas`) with the recorder's API tokens and `setup:` grants
+//! or its PostgreSQL or MariaDB dump; for the `ext` and `edge` models, migrated by strata to the
+//! blog plus `writes/<model>/schemas`) with the recorder's API tokens and `setup:` grants
 //! (tools/record_writes.py), served by its own server started after that setup. Every
 //! step's request is sent as recorded, with the recording's documentIds replaced by those
 //! strata gave the same documents; then, for each step:
@@ -63,12 +63,34 @@ use normalise::{DocumentIds, short};
 
 /// The recorded sequences each backend's test does not replay, with the reason: every
 /// other recording of the backend is replayed and must match.
-const NOT_REPLAYED: &[(Backend, &str, &str)] = &[(
-    Backend::Mysql,
-    "cmp-update-with-ids",
-    "Strapi renumbers `_cmps` several times in one request; the ties it creates on the way \
-     are broken by MariaDB's scan order, which varies from run to run",
-)];
+const NOT_REPLAYED: &[(Backend, &str, &str)] = &[
+    (
+        Backend::Mysql,
+        "cmp-update-with-ids",
+        "Strapi renumbers `_cmps` several times in one request; the ties it creates on the way \
+         are broken by MariaDB's scan order, which varies from run to run",
+    ),
+    // Known gaps of strata (open in issue 18), recorded so that they can be closed:
+    (
+        Backend::Sqlite,
+        "edge-everything-full",
+        "gap: Strapi creates the items of a repeatable component concurrently (`async.map`), \
+         so an item without nested components gets its row id before an earlier item with \
+         them; strata creates them depth first, in order",
+    ),
+    (
+        Backend::Sqlite,
+        "edge-nested-update",
+        "gap: the concurrent creation order of repeatable component items (see \
+         edge-everything-full)",
+    ),
+    (
+        Backend::Sqlite,
+        "edge-single-type",
+        "gap: Strapi's i18n copies a non-localized media attribute to the other locales' \
+         rows (`syncNonLocalizedAttributes`); strata copies non-localized scalars only",
+    ),
+];
 
 /// The sequences `backend`'s test replays: every recording but [`NOT_REPLAYED`]'s.
 fn replayed(backend: Backend) -> Vec<String> {
@@ -111,11 +133,26 @@ impl Backend {
 }
 
 /// The content model a sequence runs on (`model:`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Model {
     /// The blog's schemas, as served by the other tests.
     Blog,
-    /// The blog plus the types of `writes/ext/schemas`.
+    /// The blog plus the types of `writes/ext/schemas` (constraints, single types).
     Ext,
+    /// The blog plus the types of `writes/edge/schemas` (every attribute type, self
+    /// relations, long names, keywords, nested components).
+    Edge,
+}
+
+impl Model {
+    /// The folder under `writes/` whose schemas this model adds to the blog's, if any.
+    fn extension(self) -> Option<&'static str> {
+        match self {
+            Model::Blog => None,
+            Model::Ext => Some("ext"),
+            Model::Edge => Some("edge"),
+        }
+    }
 }
 
 /// One recorded sequence.
@@ -135,6 +172,7 @@ impl Recording {
         let model = match json["model"].as_str() {
             Some("blog") => Model::Blog,
             Some("ext") => Model::Ext,
+            Some("edge") => Model::Edge,
             other => panic!("{name}: unknown model {other:?}"),
         };
         Recording {

@@ -33,7 +33,10 @@ For each sequence the tool
 
 Sequences whose `model:` is `ext` run on a copy of the oracle, made under /tmp/record_writes, that
 adds the content types of tests/fixtures/blog/writes/ext/schemas to the blog model (constraints
-the blog model lacks: required, unique, min/max, regex, private, password, single types).
+the blog model lacks: required, unique, min/max, regex, private, password, single types). Those
+whose `model:` is `edge` run on another copy that adds writes/edge/schemas (every attribute type,
+self relations, long names, keywords, nested components; its custom fields are registered in the
+copy's src/index.js, MODEL_REGISTER).
 
 Values are kept raw: documentIds and timestamps are what Strapi wrote. Table rows are sorted by
 primary key (all columns when a table has none), JSON keys are sorted.
@@ -51,7 +54,17 @@ sys.path.insert(0, HERE)
 import auth_fixture as af  # noqa: E402  (key(), access_key(), jwt(): the same derivations)
 
 WRITES = os.path.join(ROOT, "tests", "fixtures", "blog", "writes")
-EXT_SCHEMAS = os.path.join(WRITES, "ext", "schemas")
+# The models beside the oracle's blog: each adds the content types of its folder.
+MODEL_SCHEMAS = {
+    "ext": os.path.join(WRITES, "ext", "schemas"),
+    "edge": os.path.join(WRITES, "edge", "schemas"),
+}
+# Code each model's project adds to src/index.js's register(): the edge model's custom fields
+# (Strapi refuses to boot on a custom field nobody registered).
+MODEL_REGISTER = {
+    "edge": "strapi.customFields.register([{ name: 'color', type: 'string' }, "
+            "{ name: 'stars', type: 'integer' }]);",
+}
 WORK = "/tmp/record_writes"
 STRAPI_VERSION = "5.54.0"
 
@@ -521,9 +534,11 @@ class Strapi:
         self.proc = None
 
 
-def make_ext_project(oracle):
-    """A copy of the oracle (node_modules symlinked) whose src/api also holds the ext content types."""
-    dest = os.path.join(WORK, "oracle-ext")
+def make_model_project(oracle, model):
+    """A copy of the oracle (node_modules symlinked) whose src/api and src/components also hold the
+    content types of MODEL_SCHEMAS[model]."""
+    schemas = MODEL_SCHEMAS[model]
+    dest = os.path.join(WORK, f"oracle-{model}")
     if os.path.exists(dest):
         shutil.rmtree(dest)
     os.makedirs(dest)
@@ -536,17 +551,17 @@ def make_ext_project(oracle):
     os.makedirs(os.path.join(dest, "public", "uploads"), exist_ok=True)
     os.symlink(os.path.join(oracle, "node_modules"), os.path.join(dest, "node_modules"))
     for sub in ["api", "components"]:
-        src = os.path.join(EXT_SCHEMAS, sub)
+        src = os.path.join(schemas, sub)
         if not os.path.isdir(src):
             continue
         for dirpath, _, files in os.walk(src):
             for f in files:
-                rel = os.path.relpath(os.path.join(dirpath, f), EXT_SCHEMAS)
+                rel = os.path.relpath(os.path.join(dirpath, f), schemas)
                 target = os.path.join(dest, "src", rel)
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 shutil.copyfile(os.path.join(dirpath, f), target)
     # Strapi needs a controller, route and service per API; the factories' defaults, as `strapi generate` writes
-    api_root = os.path.join(EXT_SCHEMAS, "api")
+    api_root = os.path.join(schemas, "api")
     for api in sorted(os.listdir(api_root)) if os.path.isdir(api_root) else []:
         uid = f"api::{api}.{api}"
         base = os.path.join(dest, "src", "api", api)
@@ -556,6 +571,15 @@ def make_ext_project(oracle):
             with open(os.path.join(base, kind, f"{api}.js"), "w") as f:
                 f.write(f"'use strict';\nconst {{ factories }} = require('@strapi/strapi');\n"
                         f"module.exports = factories.{factory}('{uid}');\n")
+    if model in MODEL_REGISTER:
+        index = os.path.join(dest, "src", "index.js")
+        with open(index) as f:
+            text = f.read()
+        hook = "register(/* { strapi } */) {},"
+        assert hook in text, "the oracle's src/index.js changed: update MODEL_REGISTER's hook"
+        text = text.replace(hook, "register({ strapi }) {\n    " + MODEL_REGISTER[model] + "\n  },")
+        with open(index, "w") as f:
+            f.write(text)
     return dest
 
 
@@ -760,11 +784,11 @@ def main():
     done = 0
     backends = []
     try:
-        for model in ["blog", "ext"]:
+        for model in ["blog", *MODEL_SCHEMAS]:
             group = [s for s in seqs if s.model == model]
             if not group:
                 continue
-            project = args.oracle if model == "blog" else make_ext_project(args.oracle)
+            project = args.oracle if model == "blog" else make_model_project(args.oracle, model)
             backend = BACKENDS[args.backend](model, project)
             backends.append(backend)
             strapi = Strapi(project, args.port, backend, log)

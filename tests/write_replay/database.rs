@@ -16,13 +16,14 @@ use super::common::{self, pg::pg_error};
 use super::{Backend, Model, Recording, db, snapshot};
 
 /// What the replays of one run on one backend share: on PostgreSQL the blog seed restored
-/// once (the template of every sequence's database), and the ext model's schemas folder.
+/// once (the template of every sequence's database), and the schemas folder of each model
+/// that extends the blog.
 pub struct Run {
     pub backend: Backend,
     /// The server's event-loop budget ([`strata::http::ServerConfig::inline_budget`]).
     pub inline_budget: Option<std::time::Duration>,
     template: Option<common::pg::TestDb>,
-    ext_schemas: Option<PathBuf>,
+    extended_schemas: std::collections::HashMap<Model, PathBuf>,
 }
 
 impl Run {
@@ -41,33 +42,40 @@ impl Run {
             backend,
             inline_budget: strata::http::ServerConfig::default().inline_budget,
             template,
-            ext_schemas: None,
+            extended_schemas: Default::default(),
         })
     }
 
     /// The schemas folder of `model`.
     pub fn schemas(&mut self, model: &Model) -> PathBuf {
-        match model {
-            Model::Blog => common::blog().join("schemas"),
-            Model::Ext => self.ext_schemas.get_or_insert_with(ext_schemas).clone(),
+        match model.extension() {
+            None => common::blog().join("schemas"),
+            Some(extension) => self
+                .extended_schemas
+                .entry(*model)
+                .or_insert_with(|| extended_schemas(extension))
+                .clone(),
         }
     }
 }
 
 impl Drop for Run {
     fn drop(&mut self) {
-        if let Some(dir) = &self.ext_schemas {
+        for dir in self.extended_schemas.values() {
             let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
 
-/// A new folder holding the blog's schemas and the types of `writes/ext/schemas` (as the
-/// recorder's copy of the oracle holds them).
-fn ext_schemas() -> PathBuf {
-    let dir = common::temp_dir("replay-ext-schemas");
+/// A new folder holding the blog's schemas and the types of `writes/<extension>/schemas`
+/// (as the recorder's copy of the oracle holds them).
+fn extended_schemas(extension: &str) -> PathBuf {
+    let dir = common::temp_dir(&format!("replay-{extension}-schemas"));
     copy_dir(&common::blog().join("schemas"), &dir);
-    copy_dir(&common::blog().join("writes/ext/schemas"), &dir);
+    copy_dir(
+        &common::blog().join(format!("writes/{extension}/schemas")),
+        &dir,
+    );
     dir
 }
 
@@ -106,7 +114,7 @@ impl Database {
     /// tokens and `setup:` grants.
     pub fn prepare(run: &mut Run, recording: &Recording) -> Database {
         let database = Database::seed_copy(run);
-        if let Model::Ext = recording.model {
+        if recording.model.extension().is_some() {
             database.migrate(&run.schemas(&recording.model));
         }
         let salt = super::lab_secrets().api_token_salt.unwrap();
@@ -142,9 +150,11 @@ impl Database {
 
     /// What strata does to an existing database when it serves a model with more types:
     /// `Store::open` creates the missing tables (additively). On SQLite, the new tables
-    /// then get the `sqlite_sequence` rows (seq 0) Strapi's boot leaves for them (knex
-    /// creates them; strata does not, and no later step could tell, but the recordings
-    /// show them changing from 0).
+    /// with a foreign key then get the `sqlite_sequence` rows (seq 0) Strapi's boot leaves
+    /// for them (knex adds a foreign key to an SQLite table by copying it into a new one,
+    /// which writes the row; strata does not, and no later step could tell, but the
+    /// recordings show them changing from 0). Tables without one (components without
+    /// relations) get theirs at their first insert, on both sides.
     fn migrate(&self, schemas: &Path) {
         let model = Arc::new(strata::schema::load(schemas).unwrap());
         let url = DatabaseUrl::parse(&self.url()).unwrap();
@@ -161,7 +171,8 @@ impl Database {
             let names: Vec<String> = created.map(|t| format!("'{t}'")).collect();
             self.execute(&[format!(
                 "insert into sqlite_sequence (name, seq) select name, 0 from sqlite_master \
-                 where type = 'table' and name in ({}) and sql like '%autoincrement%'",
+                 where type = 'table' and name in ({}) and sql like '%autoincrement%' \
+                 and sql like '%references%'",
                 names.join(", ")
             )]);
         }
