@@ -84,12 +84,6 @@ const NOT_REPLAYED: &[(Backend, &str, &str)] = &[
         "gap: the concurrent creation order of repeatable component items (see \
          edge-everything-full)",
     ),
-    (
-        Backend::Sqlite,
-        "edge-single-type",
-        "gap: Strapi's i18n copies a non-localized media attribute to the other locales' \
-         rows (`syncNonLocalizedAttributes`); strata copies non-localized scalars only",
-    ),
 ];
 
 /// The sequences `backend`'s test replays: every recording but [`NOT_REPLAYED`]'s.

@@ -209,6 +209,30 @@ impl<'a> Rows<'a> {
         })
     }
 
+    /// Whether the database sorts NULL before any value in an ascending order (SQLite and
+    /// MySQL; PostgreSQL sorts it last).
+    pub fn nulls_sort_first(&self) -> bool {
+        !matches!(self.dialect(), Dialect::Postgres)
+    }
+
+    /// The row a new localization of `document_id` copies its non-localized attributes
+    /// from: Strapi's `copyNonLocalizedFields` takes the first row by `published_at`
+    /// descending, in the database's own order of NULLs (a published row first on SQLite
+    /// and MySQL, a draft first on PostgreSQL), so the database orders it here too.
+    pub fn localization_source(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias("document_id")).eq(document_id))
+            .order_by(alias("published_at"), Order::Desc)
+            .order_by(alias("id"), Order::Asc)
+            .limit(1);
+        Ok(query_map(self.w, &s, |r| r.int(0))?.into_iter().next())
+    }
+
     /// The first row of a type, if any (the document of a single type).
     pub fn any_document(&self, schema: &Schema) -> Result<Option<String>, StoreError> {
         let mut s = self.select_from(&schema.layout.table);

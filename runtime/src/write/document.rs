@@ -37,7 +37,9 @@ use crate::schema::{
     Schema, SchemaId,
 };
 use crate::store::document_id::DocumentIds;
-use crate::store::rows::{ComponentLink, End, LinkRow, MediaLink, Rows, Touching, copied_columns};
+use crate::store::rows::{
+    ComponentLink, End, LinkRow, MediaLink, Rows, Touching, Version, copied_columns,
+};
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
 
@@ -88,6 +90,23 @@ enum Lookup {
     Row(SchemaId, i64),
 }
 
+/// What a new localization takes from the document's other locales: the non-localized
+/// attributes' values and files (Strapi's `copyNonLocalizedFields`, for what the request
+/// does not give).
+#[derive(Default)]
+struct Inherited {
+    values: Vec<(AttrId, StoredValue)>,
+    media: Vec<MediaLink>,
+}
+
+/// The non-localized attributes of a row, as Strapi's i18n compares and copies them
+/// (`copyNonLocalizedAttributes`): scalar values, and each media attribute's files.
+#[derive(PartialEq)]
+struct SharedFields {
+    scalars: Vec<(AttrId, StoredValue)>,
+    media: Vec<(AttrId, Vec<i64>)>,
+}
+
 /// A row whose relations are written: a version's draft (with its locale) or a component
 /// row (no locale: a component's relations are resolved as its entity's locale-less
 /// lookups are).
@@ -96,6 +115,8 @@ struct WrittenRow<'r> {
     schema: &'r Schema,
     id: i64,
     locale: Option<&'r str>,
+    /// Files a new localization takes for the media attributes it is not given.
+    inherited_media: &'r [MediaLink],
 }
 
 impl<'r> WrittenRow<'r> {
@@ -104,6 +125,7 @@ impl<'r> WrittenRow<'r> {
             schema,
             id,
             locale: None,
+            inherited_media: &[],
         }
     }
 }
@@ -196,7 +218,8 @@ impl<'a> DocumentWrite<'a> {
         status: WriteStatus,
     ) -> Result<String, WriteError> {
         let document_id = DocumentIds::new().next_id()?;
-        let draft = self.insert_version(&document_id, input, given, locale, &[])?;
+        let draft =
+            self.insert_version(&document_id, input, given, locale, &Inherited::default())?;
         let version = Versions {
             draft,
             published: None,
@@ -213,7 +236,7 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         given: &Map<String, Value>,
         locale: Option<&str>,
-        base: &[(AttrId, StoredValue)],
+        inherited: &Inherited,
     ) -> Result<i64, WriteError> {
         let dp = self.schema.draft_and_publish;
         if !dp {
@@ -221,13 +244,24 @@ impl<'a> DocumentWrite<'a> {
         }
         let published_at = (!dp).then_some(self.now);
         self.resolve_targets(self.schema, input, locale)?;
-        let id = self.insert_entry(self.schema, document_id, locale, input, base, published_at)?;
+        let id = self.insert_entry(
+            self.schema,
+            document_id,
+            locale,
+            input,
+            &inherited.values,
+            published_at,
+        )?;
         if !dp {
             // A draft-and-publish type checks `unique` when it publishes (two drafts may
             // share a value: `ext-unique-draft-then-publish`).
             self.check_unique(document_id, locale, input)?;
         }
-        self.write_parts(&self.version_row_of(id, locale), input, false)?;
+        let row = WrittenRow {
+            inherited_media: &inherited.media,
+            ..self.version_row_of(id, locale)
+        };
+        self.write_parts(&row, input, false)?;
         Ok(id)
     }
 
@@ -278,6 +312,10 @@ impl<'a> DocumentWrite<'a> {
         if versions.is_empty() {
             return Err(WriteError::NotFound);
         }
+        let before = match self.sync_original(&versions, locale) {
+            Some(id) => Some(self.shared_fields(id)?),
+            None => None,
+        };
         let dp = self.schema.draft_and_publish;
         let mine: Vec<_> = versions
             .iter()
@@ -287,20 +325,22 @@ impl<'a> DocumentWrite<'a> {
         // The version's published row, which a publish replaces (read here, once: nothing
         // before the publish adds or removes a row of this document).
         let published = mine.iter().find(|v| dp && v.published).map(|v| v.id);
-        match draft {
+        let written = match draft {
             None => {
                 // A new localization: the non-localized attributes of an existing row.
-                let source = versions
-                    .iter()
-                    .find(|v| !v.published)
-                    .or(versions.first())
-                    .map(|v| v.id);
-                let base = match source {
-                    Some(id) => self.non_localized_values(id)?,
-                    None => Vec::new(),
+                let source = self.rows.localization_source(self.schema, document_id)?;
+                let inherited = match source {
+                    Some(id) => self.inherited(id)?,
+                    None => Inherited::default(),
                 };
-                let draft = self.insert_version(document_id, input, given, locale, &base)?;
-                self.publish_if_asked(document_id, locale, status, Versions { draft, published })?;
+                let draft = self.insert_version(document_id, input, given, locale, &inherited)?;
+                let published = self.publish_if_asked(
+                    document_id,
+                    locale,
+                    status,
+                    Versions { draft, published },
+                )?;
+                published.unwrap_or(draft)
             }
             Some(id) => {
                 let mut values = self.scalar_values(self.schema, input);
@@ -319,15 +359,20 @@ impl<'a> DocumentWrite<'a> {
                     draft: id,
                     published,
                 };
-                self.publish_if_asked(document_id, locale, status, version)?;
+                let published = self.publish_if_asked(document_id, locale, status, version)?;
+                published.unwrap_or(id)
+            }
+        };
+        if let (Some(before), Some(locale)) = (before, locale) {
+            let after = self.shared_fields(written)?;
+            // Strapi's i18n middleware: when the row the write returns differs from the
+            // document's first row in its non-localized attributes, all of them go to the
+            // other locales' rows of the returned row's state.
+            if after != before {
+                let published = !dp || status == WriteStatus::Published;
+                self.sync_shared(document_id, locale, published, &after)?;
             }
         }
-        self.sync_non_localized(
-            document_id,
-            locale,
-            input,
-            !dp || status == WriteStatus::Published,
-        )?;
         Ok(())
     }
 
@@ -340,10 +385,42 @@ impl<'a> DocumentWrite<'a> {
             .collect()
     }
 
+    /// Whether `attr` is shared by the locales of a document, as Strapi's i18n decides
+    /// (`getNonLocalizedAttributes`): in a localized type, every attribute that does not
+    /// say `localized: true`, but relations and uids. Scalars and media are copied to the
+    /// other locales here; components are not (yet).
     fn is_non_localized(&self, attr: &Attribute) -> bool {
         self.schema.localized
-            && attr.localized == Some(false)
-            && matches!(attr.kind, AttributeKind::Scalar(_))
+            && attr.localized != Some(true)
+            && match &attr.kind {
+                AttributeKind::Scalar(ScalarType::Uid { .. }) => false,
+                AttributeKind::Scalar(_) | AttributeKind::Media(_) => true,
+                _ => false,
+            }
+    }
+
+    /// What a new localization takes from row `id` ([`Inherited`]).
+    fn inherited(&self, id: i64) -> Result<Inherited, WriteError> {
+        let shared_media = self
+            .schema
+            .attributes
+            .iter()
+            .any(|a| matches!(a.kind, AttributeKind::Media(_)) && self.is_non_localized(a));
+        let media = if shared_media {
+            let mut links = self.rows.media_of(self.schema, id)?;
+            links.retain(|m| {
+                self.schema
+                    .attribute(&m.field)
+                    .is_some_and(|a| self.is_non_localized(a))
+            });
+            links
+        } else {
+            Vec::new()
+        };
+        Ok(Inherited {
+            values: self.non_localized_values(id)?,
+            media,
+        })
     }
 
     /// The non-localized attributes of row `id`.
@@ -359,36 +436,90 @@ impl<'a> DocumentWrite<'a> {
         Ok(attrs.iter().map(|a| a.id).zip(values).collect())
     }
 
-    /// Copies the given non-localized attributes to the other locales' rows of the same
-    /// publication state.
-    fn sync_non_localized(
+    /// The row Strapi's i18n middleware compares a write's result with: the document's
+    /// first row as its `findOne({ where: { documentId } })` finds it, in the order of the
+    /// documents index (locale, then `published_at` with the database's order of NULLs:
+    /// the draft first on SQLite and MySQL, the published row first on PostgreSQL).
+    /// `None` when nothing is to be synced: a type that is not localized, or that shares
+    /// no attribute between its locales, or a document in no other locale than `locale`
+    /// (the sync would find no row to write).
+    fn sync_original(&self, versions: &[Version], locale: Option<&str>) -> Option<i64> {
+        let shares = self
+            .schema
+            .attributes
+            .iter()
+            .any(|a| self.is_non_localized(a));
+        let other_locales = versions.iter().any(|v| v.locale.as_deref() != locale);
+        if !shares || !other_locales {
+            return None;
+        }
+        let drafts_first = self.rows.nulls_sort_first();
+        versions
+            .iter()
+            .min_by(|a, b| {
+                a.locale
+                    .cmp(&b.locale)
+                    .then((a.published == drafts_first).cmp(&(b.published == drafts_first)))
+            })
+            .map(|v| v.id)
+    }
+
+    /// The non-localized attributes of row `id`: scalar values and media files.
+    fn shared_fields(&self, id: i64) -> Result<SharedFields, WriteError> {
+        let media_attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| matches!(a.kind, AttributeKind::Media(_)) && self.is_non_localized(a))
+            .collect();
+        let mut media = Vec::new();
+        if !media_attrs.is_empty() {
+            let links = self.rows.media_of(self.schema, id)?;
+            for a in media_attrs {
+                let files = links.iter().filter(|m| m.field == a.name);
+                media.push((a.id, files.map(|m| m.file_id).collect()));
+            }
+        }
+        Ok(SharedFields {
+            scalars: self.non_localized_values(id)?,
+            media,
+        })
+    }
+
+    /// Strapi's `syncNonLocalizedAttributes`: every non-localized attribute of the written
+    /// row goes to the other locales' rows of the same state (`updated_at` set); each
+    /// media attribute's files are replaced, in the order of the documents index's scan
+    /// (by locale), the rows side by side, so an attribute's files go to every row before
+    /// the next attribute's.
+    fn sync_shared(
         &self,
         document_id: &str,
-        locale: Option<&str>,
-        input: &Input,
+        locale: &str,
         published: bool,
+        fields: &SharedFields,
     ) -> Result<(), WriteError> {
-        let Some(locale) = locale else {
-            return Ok(());
-        };
-        let values: Vec<(&str, StoredValue)> = input
+        let mut values: Vec<(&str, StoredValue)> = fields
             .scalars
             .iter()
-            .filter(|(a, _)| {
-                self.schema
-                    .attributes
-                    .get(a.index())
-                    .is_some_and(|attr| self.is_non_localized(attr))
-            })
             .filter_map(|(a, v)| column(self.schema, *a).map(|c| (c, v.clone())))
             .collect();
-        if values.is_empty() {
-            return Ok(());
-        }
-        let mut values = values;
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
         self.rows
             .update_other_locales(self.schema, document_id, locale, published, &values)?;
+        if fields.media.is_empty() {
+            return Ok(());
+        }
+        let mut others = self.rows.versions(self.schema, document_id)?;
+        others.retain(|v| v.locale.as_deref() != Some(locale) && v.published == published);
+        others.sort_by(|a, b| a.locale.cmp(&b.locale));
+        for (attr, files) in &fields.media {
+            let Some(a) = self.schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            for row in &others {
+                self.write_media(self.schema, row.id, a, files, true)?;
+            }
+        }
         Ok(())
     }
 
@@ -414,6 +545,7 @@ impl<'a> DocumentWrite<'a> {
             schema: self.schema,
             id,
             locale,
+            inherited_media: &[],
         }
     }
 
@@ -425,11 +557,11 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
         status: WriteStatus,
         version: Versions,
-    ) -> Result<(), WriteError> {
+    ) -> Result<Option<i64>, WriteError> {
         if self.schema.draft_and_publish && status == WriteStatus::Published {
-            self.publish(document_id, locale, version)?;
+            return self.publish(document_id, locale, version).map(Some);
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Publishes `version.draft`, the draft of (document, locale), in place of
@@ -439,7 +571,7 @@ impl<'a> DocumentWrite<'a> {
         document_id: &str,
         locale: Option<&str>,
         version: Versions,
-    ) -> Result<(), WriteError> {
+    ) -> Result<i64, WriteError> {
         let Versions { draft, published } = version;
         // Relation targets looked up before are not reused past here: the publish adds
         // and removes rows of this type.
@@ -469,7 +601,7 @@ impl<'a> DocumentWrite<'a> {
         for m in self.rows.media_of(self.schema, draft)? {
             self.rows.insert_media(self.schema, new, &m)?;
         }
-        Ok(())
+        Ok(new)
     }
 
     /// The links of the old published row that the new one keeps something of.
@@ -744,31 +876,57 @@ impl<'a> DocumentWrite<'a> {
                 )?;
             }
         }
-        for (attr, files) in &input.media {
-            let Some(a) = schema.attributes.get(attr.index()) else {
+        // In attribute order, as `attachRelations` writes them: the files given, else
+        // those a new localization inherits.
+        for a in &schema.attributes {
+            if !matches!(a.kind, AttributeKind::Media(_)) {
                 continue;
+            }
+            let ids = match input.media.iter().find(|(id, _)| *id == a.id) {
+                Some((_, files)) => self.file_ids(files)?,
+                None => {
+                    let inherited = row.inherited_media.iter().filter(|m| m.field == a.name);
+                    let ids: Vec<i64> = inherited.map(|m| m.file_id).collect();
+                    if ids.is_empty() {
+                        continue;
+                    }
+                    ids
+                }
             };
-            if replace {
-                self.rows.delete_media(schema, id, Some(&a.name))?;
-            }
-            let ids = self.file_ids(files)?;
-            for (i, file_id) in ids.into_iter().enumerate() {
-                self.rows.insert_media(
-                    schema,
-                    id,
-                    &MediaLink {
-                        file_id,
-                        field: a.name.clone(),
-                        order: Some((i + 1) as f64),
-                    },
-                )?;
-            }
+            self.write_media(schema, id, a, &ids, replace)?;
         }
         for (attr, change) in &input.relations {
             let Some(a) = schema.attributes.get(attr.index()) else {
                 continue;
             };
             self.write_relation(row, a, change, !replace)?;
+        }
+        Ok(())
+    }
+
+    /// The files of media attribute `a` of row `id`, in order (`files_related_mph`, order
+    /// 1..n); `replace` removes the row's files of `a` first.
+    fn write_media(
+        &self,
+        schema: &Schema,
+        id: i64,
+        a: &Attribute,
+        file_ids: &[i64],
+        replace: bool,
+    ) -> Result<(), WriteError> {
+        if replace {
+            self.rows.delete_media(schema, id, Some(&a.name))?;
+        }
+        for (i, file_id) in file_ids.iter().enumerate() {
+            self.rows.insert_media(
+                schema,
+                id,
+                &MediaLink {
+                    file_id: *file_id,
+                    field: a.name.clone(),
+                    order: Some((i + 1) as f64),
+                },
+            )?;
         }
         Ok(())
     }
@@ -1107,7 +1265,9 @@ impl<'a> DocumentWrite<'a> {
         change: &RelationInput,
         creating: bool,
     ) -> Result<(), WriteError> {
-        let WrittenRow { schema, id, locale } = *row;
+        let WrittenRow {
+            schema, id, locale, ..
+        } = *row;
         let AttributeKind::Relation(r) = &attr.kind else {
             return Ok(());
         };
