@@ -63,28 +63,12 @@ use normalise::{DocumentIds, short};
 
 /// The recorded sequences each backend's test does not replay, with the reason: every
 /// other recording of the backend is replayed and must match.
-const NOT_REPLAYED: &[(Backend, &str, &str)] = &[
-    (
-        Backend::Mysql,
-        "cmp-update-with-ids",
-        "Strapi renumbers `_cmps` several times in one request; the ties it creates on the way \
+const NOT_REPLAYED: &[(Backend, &str, &str)] = &[(
+    Backend::Mysql,
+    "cmp-update-with-ids",
+    "Strapi renumbers `_cmps` several times in one request; the ties it creates on the way \
          are broken by MariaDB's scan order, which varies from run to run",
-    ),
-    // Known gaps of strata (open in issue 18), recorded so that they can be closed:
-    (
-        Backend::Sqlite,
-        "edge-everything-full",
-        "gap: Strapi creates the items of a repeatable component concurrently (`async.map`), \
-         so an item without nested components gets its row id before an earlier item with \
-         them; strata creates them depth first, in order",
-    ),
-    (
-        Backend::Sqlite,
-        "edge-nested-update",
-        "gap: the concurrent creation order of repeatable component items (see \
-         edge-everything-full)",
-    ),
-];
+)];
 
 /// The sequences `backend`'s test replays: every recording but [`NOT_REPLAYED`]'s.
 fn replayed(backend: Backend) -> Vec<String> {

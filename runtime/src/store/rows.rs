@@ -115,6 +115,8 @@ pub struct Rows<'a> {
     pub model: &'a Model,
     /// The link rows the database deletes by itself ([`Rows::delete_rows`] leaves them).
     pub cascades: &'a Cascades,
+    /// How many changing statements these operations have sent ([`Rows::changes`]).
+    changes: std::cell::Cell<u64>,
 }
 
 fn alias(name: &str) -> Alias {
@@ -172,7 +174,19 @@ impl<'a> Rows<'a> {
             w,
             model,
             cascades: Cascades::none(),
+            changes: std::cell::Cell::new(0),
         }
+    }
+
+    /// How many changing statements (inserts, updates, deletes) these operations have sent
+    /// so far: the measure of work by which items created side by side are ordered
+    /// ([`Rows::in_strapi_order`]).
+    pub fn changes(&self) -> u64 {
+        self.changes.get()
+    }
+
+    fn count_change(&self) {
+        self.changes.set(self.changes.get() + 1);
     }
 
     /// These row operations, leaving to the database the link rows it deletes by itself.
@@ -185,6 +199,7 @@ impl<'a> Rows<'a> {
     }
 
     fn run(&self, change: Change<'_>) -> Result<u64, StoreError> {
+        self.count_change();
         self.w.execute(change)
     }
 
@@ -213,6 +228,34 @@ impl<'a> Rows<'a> {
     /// MySQL; PostgreSQL sorts it last).
     pub fn nulls_sort_first(&self) -> bool {
         !matches!(self.dialect(), Dialect::Postgres)
+    }
+
+    /// The other locales' rows of `document_id` in one state (published or draft), in the
+    /// order Strapi's i18n sync finds and then writes them (`findMany` without an order):
+    /// the documents index's (by locale) on SQLite and MySQL, the table's physical order
+    /// on PostgreSQL, whose planner scans a small table instead (`ctid`).
+    pub fn other_locale_rows(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: &str,
+        published: bool,
+    ) -> Result<Vec<i64>, StoreError> {
+        let published_at = Expr::col(alias("published_at"));
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias("document_id")).eq(document_id))
+            .and_where(Expr::col(alias("locale")).ne(locale))
+            .and_where(if published {
+                published_at.is_not_null()
+            } else {
+                published_at.is_null()
+            });
+        match self.dialect() {
+            Dialect::Postgres => s.order_by_expr(Expr::cust("ctid"), Order::Asc),
+            Dialect::Sqlite | Dialect::Mysql => s.order_by(alias("locale"), Order::Asc),
+        };
+        query_map(self.w, &s, |r| r.int(0))
     }
 
     /// The row a new localization of `document_id` copies its non-localized attributes
@@ -259,6 +302,7 @@ impl<'a> Rows<'a> {
                 .values(values.iter().map(|(_, v)| stored_expr(dialect, v)))
                 .map_err(sea_error)?;
         }
+        self.count_change();
         self.w.insert_id(&ins)
     }
 
@@ -375,6 +419,7 @@ impl<'a> Rows<'a> {
             )
             .select_from(s)
             .map_err(sea_error)?;
+        self.count_change();
         self.w.insert_id(&ins)
     }
 
@@ -856,9 +901,21 @@ impl<'a> Rows<'a> {
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<i64, StoreError> {
         let children = self.copy_components(schema, id, target_row)?;
+        self.copy_component_row(schema, id, &children, target_row)
+    }
+
+    /// The second half of [`Rows::copy_component`]: the row itself, its `_cmps` rows to
+    /// the copies of its components (`children`), its links and its files.
+    fn copy_component_row(
+        &self,
+        schema: &Schema,
+        id: i64,
+        children: &[ComponentLink],
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<i64, StoreError> {
         let columns = copied_columns(schema);
         let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
-        for c in &children {
+        for c in children {
             self.insert_component_link(schema, new, c)?;
         }
         self.copy_owned_links(schema, id, new, target_row)?;
@@ -876,7 +933,9 @@ impl<'a> Rows<'a> {
         id: i64,
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<Vec<ComponentLink>, StoreError> {
-        let mut out: Vec<ComponentLink> = Vec::new();
+        // What is copied, attribute by attribute; then each attribute's items are copied
+        // side by side, as a create makes them (`Rows::in_strapi_order`).
+        let mut kept: Vec<(ComponentLink, &Schema)> = Vec::new();
         for c in self.components_of(schema, id)? {
             let Some(cs) = self.model.by_uid(&c.component_type) else {
                 continue;
@@ -893,21 +952,69 @@ impl<'a> Rows<'a> {
             {
                 continue;
             }
-            let new = self.copy_component(cs, c.cmp_id, target_row)?;
+            kept.push((c, cs));
+        }
+        let mut out: Vec<ComponentLink> = Vec::new();
+        let mut rest = kept.as_slice();
+        while let Some((first, _)) = rest.first() {
+            let n = rest
+                .iter()
+                .take_while(|(c, _)| c.field == first.field)
+                .count();
+            let (list, after) = rest.split_at(n);
+            rest = after;
+            // Both halves map targets; they never run at once.
+            let target = std::cell::RefCell::new(&mut *target_row);
+            let copies = self.in_strapi_order(
+                list,
+                |(c, cs)| self.copy_components(cs, c.cmp_id, &mut **target.borrow_mut()),
+                |(c, cs), children| {
+                    self.copy_component_row(cs, c.cmp_id, children, &mut **target.borrow_mut())
+                },
+            )?;
             // The copy is made as a create makes it: NULL for a single component, 1..n in
             // each list.
             let single = matches!(
-                schema.attribute(&c.field).map(|a| &a.kind),
+                schema.attribute(&first.field).map(|a| &a.kind),
                 Some(AttributeKind::Component(f)) if !f.repeatable
             );
-            let place = out.iter().filter(|o| o.field == c.field).count() + 1;
-            out.push(ComponentLink {
-                cmp_id: new,
-                order: (!single).then_some(place as f64),
-                ..c
-            });
+            for (place, ((c, _), new)) in list.iter().zip(copies).enumerate() {
+                out.push(ComponentLink {
+                    cmp_id: new,
+                    order: (!single).then_some((place + 1) as f64),
+                    ..c.clone()
+                });
+            }
         }
         Ok(out)
+    }
+
+    /// Makes the items of one component list (a repeatable component or a dynamic zone)
+    /// as Strapi's document service does: side by side (`async.map`, no limit), each item
+    /// first making its own components (`nested`), then its row (`row`). So an item whose
+    /// components took less work has its row inserted first, and its id is the lower:
+    /// here the nested parts are made item by item, in order, counting the statements each
+    /// took, then the rows in order of that count (ties in list order). Returns the rows'
+    /// ids in list order.
+    pub fn in_strapi_order<I, N, E>(
+        &self,
+        items: &[I],
+        mut nested: impl FnMut(&I) -> Result<N, E>,
+        mut row: impl FnMut(&I, &N) -> Result<i64, E>,
+    ) -> Result<Vec<i64>, E> {
+        let mut made = Vec::with_capacity(items.len());
+        for item in items {
+            let before = self.changes();
+            let parts = nested(item)?;
+            made.push((parts, self.changes() - before));
+        }
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| made[i].1);
+        let mut ids = vec![0; items.len()];
+        for i in order {
+            ids[i] = row(&items[i], &made[i].0)?;
+        }
+        Ok(ids)
     }
 
     /// Copies the link rows that row `from` owns onto row `to`, with their order values,

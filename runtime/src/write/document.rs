@@ -488,9 +488,9 @@ impl<'a> DocumentWrite<'a> {
 
     /// Strapi's `syncNonLocalizedAttributes`: every non-localized attribute of the written
     /// row goes to the other locales' rows of the same state (`updated_at` set); each
-    /// media attribute's files are replaced, in the order of the documents index's scan
-    /// (by locale), the rows side by side, so an attribute's files go to every row before
-    /// the next attribute's.
+    /// media attribute's files are replaced, in the order the sync finds the rows
+    /// ([`Rows::other_locale_rows`]), the rows side by side, so an attribute's files go
+    /// to every row before the next attribute's.
     fn sync_shared(
         &self,
         document_id: &str,
@@ -504,20 +504,21 @@ impl<'a> DocumentWrite<'a> {
             .filter_map(|(a, v)| column(self.schema, *a).map(|c| (c, v.clone())))
             .collect();
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
+        // The rows are found before any is updated (on PostgreSQL an update moves a row).
+        let others = match fields.media.is_empty() {
+            true => Vec::new(),
+            false => self
+                .rows
+                .other_locale_rows(self.schema, document_id, locale, published)?,
+        };
         self.rows
             .update_other_locales(self.schema, document_id, locale, published, &values)?;
-        if fields.media.is_empty() {
-            return Ok(());
-        }
-        let mut others = self.rows.versions(self.schema, document_id)?;
-        others.retain(|v| v.locale.as_deref() != Some(locale) && v.published == published);
-        others.sort_by(|a, b| a.locale.cmp(&b.locale));
         for (attr, files) in &fields.media {
             let Some(a) = self.schema.attributes.get(attr.index()) else {
                 continue;
             };
             for row in &others {
-                self.write_media(self.schema, row.id, a, files, true)?;
+                self.write_media(self.schema, *row, a, files, true)?;
             }
         }
         Ok(())
@@ -861,8 +862,8 @@ impl<'a> DocumentWrite<'a> {
             // A create's `attachRelations`: a single component's row without `order`
             // (oneToOne has no order column), 1..n in a list.
             let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
-            for (i, item) in items.iter().enumerate() {
-                let cmp_id = self.create_component(item)?;
+            let ids = self.create_items(items)?;
+            for (i, (item, cmp_id)) in items.iter().zip(ids).enumerate() {
                 let cs = self.model.schema(item.schema);
                 self.rows.insert_component_link(
                     schema,
@@ -931,8 +932,46 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// Inserts a component instance (its own components first); returns its row id.
-    fn create_component(&self, item: &ComponentInput) -> Result<i64, WriteError> {
+    /// The items of one list, made as Strapi makes them: side by side
+    /// ([`Rows::in_strapi_order`]). Their row ids, in list order.
+    fn create_items(&self, items: &[ComponentInput]) -> Result<Vec<i64>, WriteError> {
+        self.rows.in_strapi_order(
+            items,
+            |item| self.create_nested(item),
+            |item, nested| self.insert_component(item, nested),
+        )
+    }
+
+    /// The components of a component instance, made before its row (each attribute in
+    /// turn, each list's items side by side); the `_cmps` rows its row will need.
+    fn create_nested(&self, item: &ComponentInput) -> Result<Vec<ComponentLink>, WriteError> {
+        let cs = self.model.schema(item.schema);
+        let mut nested = Vec::new();
+        for (attr, items) in &item.input.components {
+            let Some(a) = cs.attributes.get(attr.index()) else {
+                continue;
+            };
+            let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
+            let ids = self.create_items(items)?;
+            for (i, (child, cmp_id)) in items.iter().zip(ids).enumerate() {
+                nested.push(ComponentLink {
+                    cmp_id,
+                    component_type: self.model.schema(child.schema).uid.as_str().to_string(),
+                    field: a.name.clone(),
+                    order: (!single).then_some((i + 1) as f64),
+                });
+            }
+        }
+        Ok(nested)
+    }
+
+    /// A component instance's row, once its components are made (`nested`): its values,
+    /// its `_cmps` rows, its media and relations.
+    fn insert_component(
+        &self,
+        item: &ComponentInput,
+        nested: &[ComponentLink],
+    ) -> Result<i64, WriteError> {
         let cs = self.model.schema(item.schema);
         let mut values: Vec<(&str, StoredValue)> = Vec::new();
         for c in &cs.layout.columns {
@@ -942,25 +981,8 @@ impl<'a> DocumentWrite<'a> {
                 values.push((c.name.as_str(), v));
             }
         }
-        // Nested components are created before their parent row.
-        let mut nested = Vec::new();
-        for (attr, items) in &item.input.components {
-            let Some(a) = cs.attributes.get(attr.index()) else {
-                continue;
-            };
-            let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
-            for (i, child) in items.iter().enumerate() {
-                let cmp_id = self.create_component(child)?;
-                nested.push(ComponentLink {
-                    cmp_id,
-                    component_type: self.model.schema(child.schema).uid.as_str().to_string(),
-                    field: a.name.clone(),
-                    order: (!single).then_some((i + 1) as f64),
-                });
-            }
-        }
         let id = self.rows.insert(&cs.layout.table, &values)?;
-        for n in &nested {
+        for n in nested {
             self.rows.insert_component_link(cs, id, n)?;
         }
         let rest = Input {
@@ -1005,15 +1027,21 @@ impl<'a> DocumentWrite<'a> {
                 items,
                 join == relations::ComponentJoin::Zone,
             )?;
+            // `updateOrCreateComponent` for each item, side by side: the new items' rows
+            // in the order of their work ([`Rows::in_strapi_order`]).
+            let ids = self.rows.in_strapi_order(
+                items,
+                |item| match item.id {
+                    Some(cmp_id) => self.update_component(item, cmp_id).map(|()| Vec::new()),
+                    None => self.create_nested(item),
+                },
+                |item, nested| match item.id {
+                    Some(cmp_id) => Ok(cmp_id),
+                    None => self.insert_component(item, nested),
+                },
+            )?;
             let mut set = Vec::new();
-            for item in items {
-                let cmp_id = match item.id {
-                    Some(cmp_id) => {
-                        self.update_component(item, cmp_id)?;
-                        cmp_id
-                    }
-                    None => self.create_component(item)?,
-                };
+            for (item, cmp_id) in items.iter().zip(ids) {
                 set.push(relations::ComponentRef {
                     cmp_id,
                     component_type: self.model.schema(item.schema).uid.as_str().to_string(),
