@@ -81,10 +81,14 @@ pub fn scalar_filter_name(scalar: &str) -> String {
 }
 
 /// `toRegressedEnumValue` (`@sindresorhus/slugify` with `_`, case kept): a value as a
-/// GraphQL enum value name. Runs of characters other than ASCII letters and digits
+/// GraphQL enum value name. Letters are transliterated first ([`transliterate`]: `über` is
+/// `ueber`, `é` is `e`); then runs of characters other than ASCII letters and digits
 /// become one `_`, trimmed at both ends; `&` reads as `and`.
 pub fn enum_value(value: &str) -> String {
-    let replaced = value.replace('&', " and ");
+    let replaced = transliterate(value)
+        .replace('&', " and ")
+        .replace('🦄', " unicorn ")
+        .replace('♥', " love ");
     let mut out = String::with_capacity(replaced.len());
     let mut pending = false;
     for c in replaced.chars() {
@@ -99,6 +103,74 @@ pub fn enum_value(value: &str) -> String {
         }
     }
     out
+}
+
+/// The Latin part of `@sindresorhus/transliterate`, which slugify runs first: German
+/// umlauts as two letters (`ä` → `ae`, `ß` → `ss`), letters that do not decompose by
+/// their own table (`ø` → `o`, `æ` → `ae`, `þ` → `th`, `ł` → `l`, …), and every other
+/// letter without its diacritics (Unicode decomposition, combining marks dropped), as its
+/// tables for Latin, Vietnamese, Czech, Polish, Latvian, Lithuanian, Romanian and Turkish
+/// and lodash's `deburr` map them. Its tables for other scripts (Cyrillic, Greek, Arabic,
+/// Georgian, …) are not ported: such letters are not ASCII, so they become `_` here.
+pub fn transliterate(value: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut out = String::with_capacity(value.len());
+    for c in value.nfc() {
+        match latin_letter(c) {
+            Some(text) => out.push_str(text),
+            None => out.extend(std::iter::once(c).nfd().filter(|d| !is_combining_mark(*d))),
+        }
+    }
+    out
+}
+
+/// The letters transliterate maps otherwise than by dropping diacritics.
+fn latin_letter(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ä' => "ae",
+        'Ä' => "Ae",
+        'ö' => "oe",
+        'Ö' => "Oe",
+        'ü' => "ue",
+        'Ü' => "Ue",
+        'ß' => "ss",
+        'ẞ' => "SS",
+        'Æ' => "AE",
+        'æ' => "ae",
+        'Ø' => "O",
+        'ø' => "o",
+        'Ð' | 'Đ' => "D",
+        'ð' | 'đ' => "d",
+        'Þ' => "TH",
+        'þ' => "th",
+        'Œ' => "Oe",
+        'œ' => "oe",
+        'Ł' => "L",
+        'ł' => "l",
+        'Ħ' => "H",
+        'ħ' => "h",
+        'ı' => "i",
+        'Ĳ' => "IJ",
+        'ĳ' => "ij",
+        'ĸ' => "k",
+        'Ŀ' => "L",
+        'ŀ' => "l",
+        'Ŋ' => "N",
+        'ŋ' => "n",
+        'ſ' => "s",
+        'ŉ' => "'n",
+        _ => return None,
+    })
+}
+
+/// Unicode's combining diacritical marks (the blocks `deburr` strips).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036f}'
+            | '\u{1ab0}'..='\u{1aff}'
+            | '\u{1dc0}'..='\u{1dff}'
+            | '\u{20d0}'..='\u{20ff}'
+            | '\u{fe20}'..='\u{fe2f}')
 }
 
 #[cfg(test)]
@@ -123,5 +195,36 @@ mod tests {
         );
         assert_eq!(enum_value("news"), "news");
         assert_eq!(enum_value("a-b c"), "a_b_c");
+    }
+
+    /// What Strapi 5.54's `strings.toRegressedEnumValue` answers for these values (asked
+    /// of the oracle's `@strapi/utils` with node).
+    #[test]
+    fn enum_values_are_transliterated_as_strapi_does() {
+        for (value, strapi) in [
+            ("2-col", "2_col"),
+            ("a b", "a_b"),
+            ("über", "ueber"),
+            ("with,comma", "with_comma"),
+            ("-", ""),
+            ("Ça & là", "Ca_and_la"),
+            ("x  y", "x_y"),
+            ("é1", "e1"),
+            ("Ærø", "AEro"),
+            ("straße", "strasse"),
+            ("Łódź", "Lodz"),
+            ("Nguyễn", "Nguyen"),
+            ("Øre", "Ore"),
+            ("þorn", "thorn"),
+            ("İstanbul", "Istanbul"),
+            ("ĳs", "ijs"),
+            ("Œuvre", "Oeuvre"),
+            ("Šťastný", "Stastny"),
+            ("Ångström", "Angstroem"),
+            ("naïve café", "naive_cafe"),
+            ("señor", "senor"),
+        ] {
+            assert_eq!(enum_value(value), strapi, "{value}");
+        }
     }
 }
