@@ -10,7 +10,7 @@
 //! * rows are read and written in a fixed order (attribute order, then `order`, then id),
 //!   so a write numbers its new rows as Strapi numbers them.
 
-use sea_query::{Alias, Expr, ExprTrait, Order, Query as Sql, SelectStatement};
+use sea_query::{Alias, Condition, Expr, ExprTrait, Order, Query as Sql, SelectStatement};
 
 use super::StoreError;
 use super::cascade::Cascades;
@@ -121,6 +121,20 @@ pub struct Rows<'a> {
 
 fn alias(name: &str) -> Alias {
     Alias::new(name)
+}
+
+/// The rows of `document_id` in other locales than `locale`, in one state (published or
+/// draft).
+fn other_locales(document_id: &str, locale: &str, published: bool) -> Condition {
+    let published_at = Expr::col(alias("published_at"));
+    Condition::all()
+        .add(Expr::col(alias("document_id")).eq(document_id))
+        .add(Expr::col(alias("locale")).ne(locale))
+        .add(if published {
+            published_at.is_not_null()
+        } else {
+            published_at.is_null()
+        })
 }
 
 fn sea_error(e: sea_query::error::Error) -> StoreError {
@@ -241,16 +255,9 @@ impl<'a> Rows<'a> {
         locale: &str,
         published: bool,
     ) -> Result<Vec<i64>, StoreError> {
-        let published_at = Expr::col(alias("published_at"));
         let mut s = self.select_from(&schema.layout.table);
         s.column(alias("id"))
-            .and_where(Expr::col(alias("document_id")).eq(document_id))
-            .and_where(Expr::col(alias("locale")).ne(locale))
-            .and_where(if published {
-                published_at.is_not_null()
-            } else {
-                published_at.is_null()
-            });
+            .cond_where(other_locales(document_id, locale, published));
         match self.dialect() {
             Dialect::Postgres => s.order_by_expr(Expr::cust("ctid"), Order::Asc),
             Dialect::Sqlite | Dialect::Mysql => s.order_by(alias("locale"), Order::Asc),
@@ -343,7 +350,6 @@ impl<'a> Rows<'a> {
             return Ok(());
         }
         let dialect = self.dialect();
-        let published_at = Expr::col(alias("published_at"));
         let mut up = Sql::update();
         up.table(alias(&schema.layout.table))
             .values(
@@ -351,13 +357,7 @@ impl<'a> Rows<'a> {
                     .iter()
                     .map(|(c, v)| (alias(c), stored_expr(dialect, v))),
             )
-            .and_where(Expr::col(alias("document_id")).eq(document_id))
-            .and_where(Expr::col(alias("locale")).ne(locale))
-            .and_where(if published {
-                published_at.is_not_null()
-            } else {
-                published_at.is_null()
-            });
+            .cond_where(other_locales(document_id, locale, published));
         self.run(Change::Update(&up))?;
         Ok(())
     }

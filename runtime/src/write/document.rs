@@ -1607,15 +1607,11 @@ impl<'a> DocumentWrite<'a> {
                 if repeatable {
                     at.push(i.to_string());
                 }
-                let attrs: Vec<&Attribute> = cs
-                    .attributes
-                    .iter()
-                    .filter(|a| a.column.is_some())
+                let values: Vec<(AttrId, StoredValue)> = self
+                    .component_values(cs, l.cmp_id)?
+                    .into_iter()
+                    .map(|(a, v)| (a.id, v))
                     .collect();
-                let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
-                let stored = self.rows.values(&cs.layout.table, l.cmp_id, &columns)?;
-                let values: Vec<(AttrId, StoredValue)> =
-                    attrs.iter().map(|a| a.id).zip(stored).collect();
                 out.extend(super::input::publish_failures(cs, &values, &at));
                 self.component_failures(cs, l.cmp_id, &at, out)?;
             }
@@ -1684,8 +1680,13 @@ impl<'a> DocumentWrite<'a> {
         Ok(out)
     }
 
-    /// A component row's scalar attributes and id, as JSON.
-    fn component_json(&self, cs: &Schema, id: i64) -> Result<Value, WriteError> {
+    /// The stored values of component row `id`, attribute by attribute (those with a
+    /// column).
+    fn component_values<'s>(
+        &self,
+        cs: &'s Schema,
+        id: i64,
+    ) -> Result<Vec<(&'s Attribute, StoredValue)>, WriteError> {
         let attrs: Vec<&Attribute> = cs
             .attributes
             .iter()
@@ -1693,9 +1694,14 @@ impl<'a> DocumentWrite<'a> {
             .collect();
         let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
         let stored = self.rows.values(&cs.layout.table, id, &columns)?;
+        Ok(attrs.into_iter().zip(stored).collect())
+    }
+
+    /// A component row's scalar attributes and id, as JSON.
+    fn component_json(&self, cs: &Schema, id: i64) -> Result<Value, WriteError> {
         let mut o = Map::new();
         o.insert("id".into(), Value::from(id));
-        for (a, v) in attrs.iter().zip(stored) {
+        for (a, v) in self.component_values(cs, id)? {
             o.insert(a.name.clone(), stored_json(&v));
         }
         Ok(Value::Object(o))
