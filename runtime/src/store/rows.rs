@@ -1002,6 +1002,10 @@ impl<'a> Rows<'a> {
         mut nested: impl FnMut(&I) -> Result<N, E>,
         mut row: impl FnMut(&I, &N) -> Result<i64, E>,
     ) -> Result<Vec<i64>, E> {
+        if let [item] = items {
+            let parts = nested(item)?;
+            return Ok(vec![row(item, &parts)?]);
+        }
         let mut made = Vec::with_capacity(items.len());
         for item in items {
             let before = self.changes();

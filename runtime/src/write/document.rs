@@ -1579,25 +1579,29 @@ impl<'a> DocumentWrite<'a> {
         prefix: &[String],
         out: &mut Vec<super::error::FieldError>,
     ) -> Result<(), WriteError> {
-        let checked = |a: &Attribute| {
-            let (uids, repeatable): (Vec<SchemaId>, bool) = match &a.kind {
-                AttributeKind::Component(c) => (vec![c.component], c.repeatable),
-                AttributeKind::DynamicZone(z) => (z.components.clone(), true),
-                _ => return None,
-            };
-            let any = uids
-                .iter()
-                .any(|u| has_publish_rules(self.model, self.model.schema(*u)));
-            any.then_some(repeatable)
-        };
-        if !schema.attributes.iter().any(|a| checked(a).is_some()) {
+        // The component attributes to walk, and whether each is a list.
+        let checked: Vec<(&Attribute, bool)> = schema
+            .attributes
+            .iter()
+            .filter_map(|a| {
+                let (uids, repeatable) = match &a.kind {
+                    AttributeKind::Component(c) => {
+                        (std::slice::from_ref(&c.component), c.repeatable)
+                    }
+                    AttributeKind::DynamicZone(z) => (z.components.as_slice(), true),
+                    _ => return None,
+                };
+                let any = uids
+                    .iter()
+                    .any(|u| has_publish_rules(self.model, self.model.schema(*u)));
+                any.then_some((a, repeatable))
+            })
+            .collect();
+        if checked.is_empty() {
             return Ok(());
         }
         let links = self.rows.components_of(schema, entity)?;
-        for a in &schema.attributes {
-            let Some(repeatable) = checked(a) else {
-                continue;
-            };
+        for (a, repeatable) in checked {
             for (i, l) in links.iter().filter(|l| l.field == a.name).enumerate() {
                 let Some(cs) = self.model.by_uid(&l.component_type) else {
                     continue;
