@@ -137,6 +137,28 @@ fn other_locales(document_id: &str, locale: &str, published: bool) -> Condition 
         })
 }
 
+/// The columns of a link row of `lt` (its order columns when the table has them).
+fn link_values(
+    lt: &LinkTable,
+    owner: i64,
+    target: i64,
+    owner_order: Option<f64>,
+    inverse_order: Option<f64>,
+) -> Vec<(&str, StoredValue)> {
+    let order = |o: Option<f64>| o.map_or(StoredValue::Null, StoredValue::Real);
+    let mut values = vec![
+        (lt.owner_column.as_str(), StoredValue::Integer(owner)),
+        (lt.target_column.as_str(), StoredValue::Integer(target)),
+    ];
+    if let Some(c) = &lt.owner_order {
+        values.push((c.as_str(), order(owner_order)));
+    }
+    if let Some(c) = &lt.inverse_order {
+        values.push((c.as_str(), order(inverse_order)));
+    }
+    values
+}
+
 fn sea_error(e: sea_query::error::Error) -> StoreError {
     StoreError::Other(format!("cannot build the statement: {e}"))
 }
@@ -651,19 +673,7 @@ impl<'a> Rows<'a> {
         owner_order: Option<f64>,
         inverse_order: Option<f64>,
     ) -> Result<(), StoreError> {
-        let mut values = vec![
-            (lt.owner_column.as_str(), StoredValue::Integer(owner)),
-            (lt.target_column.as_str(), StoredValue::Integer(target)),
-        ];
-        if let Some(c) = &lt.owner_order {
-            values.push((c, owner_order.map_or(StoredValue::Null, StoredValue::Real)));
-        }
-        if let Some(c) = &lt.inverse_order {
-            values.push((
-                c,
-                inverse_order.map_or(StoredValue::Null, StoredValue::Real),
-            ));
-        }
+        let values = link_values(lt, owner, target, owner_order, inverse_order);
         self.insert(&lt.table, &values)?;
         Ok(())
     }
@@ -678,25 +688,14 @@ impl<'a> Rows<'a> {
         link: &LinkRow,
         target: i64,
     ) -> Result<(), StoreError> {
-        let mut values = vec![
-            ("id", StoredValue::Integer(link.id)),
-            (lt.owner_column.as_str(), StoredValue::Integer(link.other)),
-            (lt.target_column.as_str(), StoredValue::Integer(target)),
-        ];
-        if let Some(c) = &lt.owner_order {
-            values.push((
-                c,
-                link.owner_order
-                    .map_or(StoredValue::Null, StoredValue::Real),
-            ));
-        }
-        if let Some(c) = &lt.inverse_order {
-            values.push((
-                c,
-                link.inverse_order
-                    .map_or(StoredValue::Null, StoredValue::Real),
-            ));
-        }
+        let mut values = vec![("id", StoredValue::Integer(link.id))];
+        values.extend(link_values(
+            lt,
+            link.other,
+            target,
+            link.owner_order,
+            link.inverse_order,
+        ));
         self.insert(&lt.table, &values)?;
         Ok(())
     }

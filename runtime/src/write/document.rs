@@ -90,18 +90,11 @@ enum Lookup {
     Row(SchemaId, i64),
 }
 
-/// What a new localization takes from the document's other locales: the non-localized
-/// attributes' values and files (Strapi's `copyNonLocalizedFields`, for what the request
-/// does not give).
-#[derive(Default)]
-struct Inherited {
-    values: Vec<(AttrId, StoredValue)>,
-    media: Vec<MediaLink>,
-}
-
 /// The non-localized attributes of a row, as Strapi's i18n compares and copies them
-/// (`copyNonLocalizedAttributes`): scalar values, and each media attribute's files.
-#[derive(PartialEq)]
+/// (`copyNonLocalizedAttributes`): scalar values, and each media attribute's files. Also
+/// what a new localization takes from another locale for what the request does not give
+/// (`copyNonLocalizedFields`).
+#[derive(Default, PartialEq)]
 struct SharedFields {
     scalars: Vec<(AttrId, StoredValue)>,
     media: Vec<(AttrId, Vec<i64>)>,
@@ -116,7 +109,7 @@ struct WrittenRow<'r> {
     id: i64,
     locale: Option<&'r str>,
     /// Files a new localization takes for the media attributes it is not given.
-    inherited_media: &'r [MediaLink],
+    inherited_media: &'r [(AttrId, Vec<i64>)],
 }
 
 impl<'r> WrittenRow<'r> {
@@ -219,7 +212,7 @@ impl<'a> DocumentWrite<'a> {
     ) -> Result<String, WriteError> {
         let document_id = DocumentIds::new().next_id()?;
         let draft =
-            self.insert_version(&document_id, input, given, locale, &Inherited::default())?;
+            self.insert_version(&document_id, input, given, locale, &SharedFields::default())?;
         let version = Versions {
             draft,
             published: None,
@@ -236,7 +229,7 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         given: &Map<String, Value>,
         locale: Option<&str>,
-        inherited: &Inherited,
+        inherited: &SharedFields,
     ) -> Result<i64, WriteError> {
         let dp = self.schema.draft_and_publish;
         if !dp {
@@ -249,7 +242,7 @@ impl<'a> DocumentWrite<'a> {
             document_id,
             locale,
             input,
-            &inherited.values,
+            &inherited.scalars,
             published_at,
         )?;
         if !dp {
@@ -330,8 +323,8 @@ impl<'a> DocumentWrite<'a> {
                 // A new localization: the non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
                 let inherited = match source {
-                    Some(id) => self.inherited(id)?,
-                    None => Inherited::default(),
+                    Some(id) => self.shared_fields(id)?,
+                    None => SharedFields::default(),
                 };
                 let draft = self.insert_version(document_id, input, given, locale, &inherited)?;
                 let published = self.publish_if_asked(
@@ -397,30 +390,6 @@ impl<'a> DocumentWrite<'a> {
                 AttributeKind::Scalar(_) | AttributeKind::Media(_) => true,
                 _ => false,
             }
-    }
-
-    /// What a new localization takes from row `id` ([`Inherited`]).
-    fn inherited(&self, id: i64) -> Result<Inherited, WriteError> {
-        let shared_media = self
-            .schema
-            .attributes
-            .iter()
-            .any(|a| matches!(a.kind, AttributeKind::Media(_)) && self.is_non_localized(a));
-        let media = if shared_media {
-            let mut links = self.rows.media_of(self.schema, id)?;
-            links.retain(|m| {
-                self.schema
-                    .attribute(&m.field)
-                    .is_some_and(|a| self.is_non_localized(a))
-            });
-            links
-        } else {
-            Vec::new()
-        };
-        Ok(Inherited {
-            values: self.non_localized_values(id)?,
-            media,
-        })
     }
 
     /// The non-localized attributes of row `id`.
@@ -885,14 +854,10 @@ impl<'a> DocumentWrite<'a> {
             }
             let ids = match input.media.iter().find(|(id, _)| *id == a.id) {
                 Some((_, files)) => self.file_ids(files)?,
-                None => {
-                    let inherited = row.inherited_media.iter().filter(|m| m.field == a.name);
-                    let ids: Vec<i64> = inherited.map(|m| m.file_id).collect();
-                    if ids.is_empty() {
-                        continue;
-                    }
-                    ids
-                }
+                None => match row.inherited_media.iter().find(|(id, _)| *id == a.id) {
+                    Some((_, files)) if !files.is_empty() => files.clone(),
+                    _ => continue,
+                },
             };
             self.write_media(schema, id, a, &ids, replace)?;
         }
@@ -1437,11 +1402,7 @@ impl<'a> DocumentWrite<'a> {
             _ => true,
         };
         for (i, item) in items.iter().enumerate() {
-            let mut at = prefix.to_vec();
-            at.push(attr.name.clone());
-            if repeatable {
-                at.push(i.to_string());
-            }
+            let at = item_path(prefix, attr, repeatable.then_some(i));
             for a in &self.model.schema(item.schema).attributes {
                 if a.required && a.column.is_some() && a.default.is_none() && !item.input.has(a.id)
                 {
@@ -1606,11 +1567,7 @@ impl<'a> DocumentWrite<'a> {
                 let Some(cs) = self.model.by_uid(&l.component_type) else {
                     continue;
                 };
-                let mut at = prefix.to_vec();
-                at.push(a.name.clone());
-                if repeatable {
-                    at.push(i.to_string());
-                }
+                let at = item_path(prefix, a, repeatable.then_some(i));
                 let values: Vec<(AttrId, StoredValue)> = self
                     .component_values(cs, l.cmp_id)?
                     .into_iter()
@@ -1710,6 +1667,15 @@ impl<'a> DocumentWrite<'a> {
         }
         Ok(Value::Object(o))
     }
+}
+
+/// Where an item of component attribute `attr` sits in the document, for an error's path:
+/// `prefix` + the attribute + its place in a list (`["tree", "levels", "1"]`).
+fn item_path(prefix: &[String], attr: &Attribute, index: Option<usize>) -> Vec<String> {
+    let mut at = prefix.to_vec();
+    at.push(attr.name.clone());
+    at.extend(index.map(|i| i.to_string()));
+    at
 }
 
 /// Whether a published version checks something in `schema`'s values (or in a component
