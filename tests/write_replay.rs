@@ -120,6 +120,9 @@ enum Model {
     /// The blog plus the types of `writes/edge/schemas` (every attribute type, self
     /// relations, long names, keywords, nested components).
     Edge,
+    /// The blog plus the types of `writes/shared/schemas` (components shared by a
+    /// document's locales).
+    Shared,
 }
 
 impl Model {
@@ -129,6 +132,7 @@ impl Model {
             Model::Blog => None,
             Model::Ext => Some("ext"),
             Model::Edge => Some("edge"),
+            Model::Shared => Some("shared"),
         }
     }
 }
@@ -151,6 +155,7 @@ impl Recording {
             Some("blog") => Model::Blog,
             Some("ext") => Model::Ext,
             Some("edge") => Model::Edge,
+            Some("shared") => Model::Shared,
             other => panic!("{name}: unknown model {other:?}"),
         };
         Recording {

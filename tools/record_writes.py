@@ -36,7 +36,8 @@ adds the content types of tests/fixtures/blog/writes/ext/schemas to the blog mod
 the blog model lacks: required, unique, min/max, regex, private, password, single types). Those
 whose `model:` is `edge` run on another copy that adds writes/edge/schemas (every attribute type,
 self relations, long names, keywords, nested components; its custom fields are registered in the
-copy's src/index.js, MODEL_REGISTER).
+copy's src/index.js, MODEL_REGISTER). Those whose `model:` is `shared` add writes/shared/schemas (a
+localized type whose components and dynamic zone are shared by its locales).
 
 Values are kept raw: documentIds and timestamps are what Strapi wrote. Table rows are sorted by
 primary key (all columns when a table has none), JSON keys are sorted.
@@ -58,6 +59,7 @@ WRITES = os.path.join(ROOT, "tests", "fixtures", "blog", "writes")
 MODEL_SCHEMAS = {
     "ext": os.path.join(WRITES, "ext", "schemas"),
     "edge": os.path.join(WRITES, "edge", "schemas"),
+    "shared": os.path.join(WRITES, "shared", "schemas"),
 }
 # Code each model's project adds to src/index.js's register(): the edge model's custom fields
 # (Strapi refuses to boot on a custom field nobody registered).

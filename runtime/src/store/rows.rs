@@ -962,15 +962,8 @@ impl<'a> Rows<'a> {
                 .count();
             let (list, after) = rest.split_at(n);
             rest = after;
-            // Both halves map targets; they never run at once.
-            let target = std::cell::RefCell::new(&mut *target_row);
-            let copies = self.in_strapi_order(
-                list,
-                |(c, cs)| self.copy_components(cs, c.cmp_id, &mut **target.borrow_mut()),
-                |(c, cs), children| {
-                    self.copy_component_row(cs, c.cmp_id, children, &mut **target.borrow_mut())
-                },
-            )?;
+            let rows: Vec<(&Schema, i64)> = list.iter().map(|(c, cs)| (*cs, c.cmp_id)).collect();
+            let copies = self.copy_list(&rows, &vec![0; rows.len()], target_row)?;
             // The copy is made as a create makes it: NULL for a single component, 1..n in
             // each list.
             let single = matches!(
@@ -988,13 +981,37 @@ impl<'a> Rows<'a> {
         Ok(out)
     }
 
+    /// Copies the component rows of one list (an attribute's items, in order), side by
+    /// side as a create makes them ([`Rows::in_strapi_order_from`], item `i` starting
+    /// `starts[i]` statements late), each with everything under it; returns the copies'
+    /// ids in list order.
+    pub fn copy_list(
+        &self,
+        list: &[(&Schema, i64)],
+        starts: &[u64],
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<Vec<i64>, StoreError> {
+        // Both halves map targets; they never run at once.
+        let target = std::cell::RefCell::new(target_row);
+        self.in_strapi_order_from(
+            list,
+            starts,
+            |(cs, id)| self.copy_components(cs, *id, &mut **target.borrow_mut()),
+            |(cs, id), children| {
+                self.copy_component_row(cs, *id, children, &mut **target.borrow_mut())
+            },
+        )
+    }
+
     /// Makes the items of one component list (a repeatable component or a dynamic zone)
     /// as Strapi's document service does: side by side (`async.map`, no limit), each item
     /// first making its own components (`nested`), then its row (`row`). So an item whose
-    /// components took less work has its row inserted first, and its id is the lower:
-    /// here the nested parts are made item by item, in order, counting the statements each
-    /// took, then the rows in order of that count (ties in list order). Returns the rows'
-    /// ids in list order.
+    /// components took less work has its row inserted first, and its id is the lower.
+    /// Each item's work is placed in time by its statements: its nested parts at 0, its
+    /// row once they are done (at the number of statements they took); the work is done
+    /// in that order, items in list order at a tie. So a list `[panel, step holding a
+    /// panel]` stores the first panel before the inner one, and `[step holding a panel,
+    /// panel]` the inner one first. Returns the rows' ids in list order.
     pub fn in_strapi_order<I, N, E>(
         &self,
         items: &[I],
@@ -1005,17 +1022,37 @@ impl<'a> Rows<'a> {
             let parts = nested(item)?;
             return Ok(vec![row(item, &parts)?]);
         }
-        let mut made = Vec::with_capacity(items.len());
-        for item in items {
-            let before = self.changes();
-            let parts = nested(item)?;
-            made.push((parts, self.changes() - before));
-        }
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by_key(|&i| made[i].1);
+        self.in_strapi_order_from(items, &vec![0; items.len()], nested, row)
+    }
+
+    /// [`Rows::in_strapi_order`] for items that do not all start at once: item `i` starts
+    /// `starts[i]` statements late (the items of several rows Strapi updates side by
+    /// side, each row one step after the one before). The work is simulated in the
+    /// statements' order: an item's nested parts at its start, its row once they are
+    /// done (start + their statements); at a tie, items in list order.
+    pub fn in_strapi_order_from<I, N, E>(
+        &self,
+        items: &[I],
+        starts: &[u64],
+        mut nested: impl FnMut(&I) -> Result<N, E>,
+        mut row: impl FnMut(&I, &N) -> Result<i64, E>,
+    ) -> Result<Vec<i64>, E> {
+        const NESTED: u8 = 0;
+        const ROW: u8 = 1;
+        // (time, item, step)
+        let mut due: std::collections::BTreeSet<(u64, usize, u8)> = (0..items.len())
+            .map(|i| (starts.get(i).copied().unwrap_or(0), i, NESTED))
+            .collect();
+        let mut made: Vec<Option<N>> = items.iter().map(|_| None).collect();
         let mut ids = vec![0; items.len()];
-        for i in order {
-            ids[i] = row(&items[i], &made[i].0)?;
+        while let Some((time, i, step)) = due.pop_first() {
+            if step == NESTED {
+                let before = self.changes();
+                made[i] = Some(nested(&items[i])?);
+                due.insert((time + (self.changes() - before), i, ROW));
+            } else if let Some(parts) = made[i].take() {
+                ids[i] = row(&items[i], &parts)?;
+            }
         }
         Ok(ids)
     }

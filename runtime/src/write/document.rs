@@ -91,13 +91,59 @@ enum Lookup {
 }
 
 /// The non-localized attributes of a row, as Strapi's i18n compares and copies them
-/// (`copyNonLocalizedAttributes`): scalar values, and each media attribute's files. Also
-/// what a new localization takes from another locale for what the request does not give
-/// (`copyNonLocalizedFields`).
-#[derive(Default, PartialEq)]
+/// (`copyNonLocalizedAttributes`): scalar values, each media attribute's files, and each
+/// component or dynamic-zone attribute's instances. Also what a new localization takes
+/// from another locale for what the request does not give (`copyNonLocalizedFields`).
+#[derive(Default)]
 struct SharedFields {
     scalars: Vec<(AttrId, StoredValue)>,
     media: Vec<(AttrId, Vec<i64>)>,
+    /// Each component attribute's instances in order: the component and its row.
+    components: Vec<(AttrId, Vec<(SchemaId, i64)>)>,
+    /// What Strapi compares of those instances: their content without ids
+    /// ([`DocumentWrite::component_content`]), one list per attribute.
+    component_content: Vec<Value>,
+}
+
+/// Two rows share the same values when everything but their components' row ids is
+/// equal, as Strapi's `isEqual` of the copies without ids finds.
+impl PartialEq for SharedFields {
+    fn eq(&self, other: &Self) -> bool {
+        self.scalars == other.scalars
+            && self.media == other.media
+            && self.component_content == other.component_content
+    }
+}
+
+impl SharedFields {
+    /// What a new localization takes of these: the attributes the request leaves nil
+    /// (absent or `null`), as `fillNonLocalizedAttributes` fills them.
+    fn for_nil_of(mut self, schema: &Schema, given: &Map<String, Value>) -> Self {
+        let nil = |a: &AttrId| {
+            schema
+                .attributes
+                .get(a.index())
+                .is_none_or(|a| given.get(&a.name).is_none_or(Value::is_null))
+        };
+        self.scalars.retain(|(a, _)| nil(a));
+        self.media.retain(|(a, _)| nil(a));
+        self.components.retain(|(a, _)| nil(a));
+        self
+    }
+
+    fn media_of(&self, attr: AttrId) -> Option<&[i64]> {
+        self.media
+            .iter()
+            .find(|(a, _)| *a == attr)
+            .map(|(_, f)| f.as_slice())
+    }
+
+    fn components_of(&self, attr: AttrId) -> Option<&[(SchemaId, i64)]> {
+        self.components
+            .iter()
+            .find(|(a, _)| *a == attr)
+            .map(|(_, c)| c.as_slice())
+    }
 }
 
 /// A row whose relations are written: a version's draft (with its locale) or a component
@@ -108,8 +154,9 @@ struct WrittenRow<'r> {
     schema: &'r Schema,
     id: i64,
     locale: Option<&'r str>,
-    /// Files a new localization takes for the media attributes it is not given.
-    inherited_media: &'r [(AttrId, Vec<i64>)],
+    /// What a new localization takes from another locale for the shared attributes it
+    /// leaves nil (files and components; the scalars go into its row).
+    inherited: Option<&'r SharedFields>,
 }
 
 impl<'r> WrittenRow<'r> {
@@ -118,7 +165,7 @@ impl<'r> WrittenRow<'r> {
             schema,
             id,
             locale: None,
-            inherited_media: &[],
+            inherited: None,
         }
     }
 }
@@ -251,7 +298,7 @@ impl<'a> DocumentWrite<'a> {
             self.check_unique(document_id, locale, input)?;
         }
         let row = WrittenRow {
-            inherited_media: &inherited.media,
+            inherited: Some(inherited),
             ..self.version_row_of(id, locale)
         };
         self.write_parts(&row, input, false)?;
@@ -323,7 +370,7 @@ impl<'a> DocumentWrite<'a> {
                 // A new localization: the non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
                 let inherited = match source {
-                    Some(id) => self.shared_fields(id)?,
+                    Some(id) => self.shared_fields(id)?.for_nil_of(self.schema, given),
                     None => SharedFields::default(),
                 };
                 let draft = self.insert_version(document_id, input, given, locale, &inherited)?;
@@ -380,15 +427,17 @@ impl<'a> DocumentWrite<'a> {
 
     /// Whether `attr` is shared by the locales of a document, as Strapi's i18n decides
     /// (`getNonLocalizedAttributes`): in a localized type, every attribute that does not
-    /// say `localized: true`, but relations and uids. Scalars and media are copied to the
-    /// other locales here; components are not (yet).
+    /// say `localized: true`, but relations and uids: scalars, media, components and
+    /// dynamic zones.
     fn is_non_localized(&self, attr: &Attribute) -> bool {
         self.schema.localized
             && attr.localized != Some(true)
             && match &attr.kind {
-                AttributeKind::Scalar(ScalarType::Uid { .. }) => false,
-                AttributeKind::Scalar(_) | AttributeKind::Media(_) => true,
-                _ => false,
+                AttributeKind::Scalar(ScalarType::Uid { .. }) | AttributeKind::Relation(_) => false,
+                AttributeKind::Scalar(_)
+                | AttributeKind::Media(_)
+                | AttributeKind::Component(_)
+                | AttributeKind::DynamicZone(_) => true,
             }
     }
 
@@ -433,7 +482,8 @@ impl<'a> DocumentWrite<'a> {
             .map(|v| v.id)
     }
 
-    /// The non-localized attributes of row `id`: scalar values and media files.
+    /// The non-localized attributes of row `id`: scalar values, media files and
+    /// component instances.
     fn shared_fields(&self, id: i64) -> Result<SharedFields, WriteError> {
         let media_attrs: Vec<&Attribute> = self
             .schema
@@ -449,10 +499,89 @@ impl<'a> DocumentWrite<'a> {
                 media.push((a.id, files.map(|m| m.file_id).collect()));
             }
         }
+        let (components, component_content) = self.shared_components(id)?;
         Ok(SharedFields {
             scalars: self.non_localized_values(id)?,
             media,
+            components,
+            component_content,
         })
+    }
+
+    /// The instances of row `id`'s non-localized component and dynamic-zone attributes
+    /// (those whose row exists, as Strapi's `load` finds them; a zone's items of
+    /// components it does not list are left out, as a read leaves them out), with their
+    /// content per attribute.
+    #[allow(clippy::type_complexity)]
+    fn shared_components(
+        &self,
+        id: i64,
+    ) -> Result<(Vec<(AttrId, Vec<(SchemaId, i64)>)>, Vec<Value>), WriteError> {
+        let attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| component_join(a).is_some() && self.is_non_localized(a))
+            .collect();
+        let (mut components, mut content) = (Vec::new(), Vec::new());
+        if attrs.is_empty() {
+            return Ok((components, content));
+        }
+        let links = self.rows.components_of(self.schema, id)?;
+        for a in attrs {
+            let mut list = Vec::new();
+            let mut values = Vec::new();
+            for l in links.iter().filter(|l| l.field == a.name) {
+                let Some(cs) = self.model.by_uid(&l.component_type) else {
+                    continue;
+                };
+                let listed = match &a.kind {
+                    AttributeKind::DynamicZone(z) => z.components.contains(&cs.id),
+                    _ => true,
+                };
+                if !listed || !self.rows.row_exists(cs, l.cmp_id)? {
+                    continue;
+                }
+                list.push((cs.id, l.cmp_id));
+                values.push(self.component_content(cs, l.cmp_id)?);
+            }
+            components.push((a.id, list));
+            content.push(Value::Array(values));
+        }
+        Ok((components, content))
+    }
+
+    /// What Strapi's i18n compares of a component instance (`removeIds` of its populated
+    /// copy): its component, its values, its files, the rows its relations point at (a
+    /// populated relation is equal when its target is), and its own components, in
+    /// order; no component row id.
+    fn component_content(&self, cs: &Schema, id: i64) -> Result<Value, WriteError> {
+        let mut o = Map::new();
+        o.insert("__component".into(), Value::from(cs.uid.as_str()));
+        for (a, v) in self.component_values(cs, id)? {
+            o.insert(a.name.clone(), stored_json(&v));
+        }
+        for m in self.rows.media_of(cs, id)? {
+            push_to(&mut o, &m.field, Value::from(m.file_id));
+        }
+        for a in &cs.attributes {
+            if let AttributeKind::Relation(r) = &a.kind
+                && let RelationStorage::LinkTable(lt) = &r.storage
+            {
+                for l in self.rows.links(lt, End::Owner, id)? {
+                    push_to(&mut o, &a.name, Value::from(l.other));
+                }
+            }
+        }
+        for l in self.rows.components_of(cs, id)? {
+            if let Some(nested) = self.model.by_uid(&l.component_type)
+                && self.rows.row_exists(nested, l.cmp_id)?
+            {
+                let value = self.component_content(nested, l.cmp_id)?;
+                push_to(&mut o, &l.field, value);
+            }
+        }
+        Ok(Value::Object(o))
     }
 
     /// Strapi's `syncNonLocalizedAttributes`: every non-localized attribute of the written
@@ -474,12 +603,13 @@ impl<'a> DocumentWrite<'a> {
             .collect();
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
         // The rows are found before any is updated (on PostgreSQL an update moves a row).
-        let others = match fields.media.is_empty() {
+        let others = match fields.media.is_empty() && fields.components.is_empty() {
             true => Vec::new(),
             false => self
                 .rows
                 .other_locale_rows(self.schema, document_id, locale, published)?,
         };
+        self.sync_components(&others, published, fields)?;
         self.rows
             .update_other_locales(self.schema, document_id, locale, published, &values)?;
         for (attr, files) in &fields.media {
@@ -488,6 +618,62 @@ impl<'a> DocumentWrite<'a> {
             };
             for row in &others {
                 self.write_media(self.schema, *row, a, files, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The sync's `updateComponents` of rows `others`: each shared component attribute's
+    /// old instances deleted and copies of `fields`' made, then the `_cmps` rows. Strapi
+    /// updates the rows side by side (`async.map`), so each attribute is done in every
+    /// row before the next attribute, and the copies of all rows are made as one list,
+    /// each row one statement behind the one before ([`Rows::in_strapi_order_from`]).
+    fn sync_components(
+        &self,
+        others: &[i64],
+        published: bool,
+        fields: &SharedFields,
+    ) -> Result<(), WriteError> {
+        let mut joins: Vec<(
+            &Attribute,
+            relations::ComponentJoin,
+            i64,
+            Vec<relations::ComponentRef>,
+        )> = Vec::new();
+        for (attr, list) in &fields.components {
+            let Some(a) = self.schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            let Some(join) = component_join(a) else {
+                continue;
+            };
+            let zone = join == relations::ComponentJoin::Zone;
+            for &row in others {
+                self.delete_old_components(self.schema, row, a, &[], zone)?;
+            }
+            // Every row's copies are made side by side, as one list, each row one
+            // statement after the one before.
+            let all: Vec<(SchemaId, i64)> = others.iter().flat_map(|_| list.clone()).collect();
+            let starts: Vec<u64> = (0..others.len() as u64)
+                .flat_map(|row| std::iter::repeat_n(row, list.len()))
+                .collect();
+            let made = self.copy_instances(&all, &starts, published)?;
+            for (&row, copies) in others.iter().zip(made.chunks(list.len().max(1))) {
+                let refs = copies
+                    .iter()
+                    .map(|(cs, cmp_id)| relations::ComponentRef {
+                        cmp_id: *cmp_id,
+                        component_type: self.model.schema(*cs).uid.as_str().to_string(),
+                    })
+                    .collect();
+                joins.push((a, join, row, refs));
+            }
+        }
+        // Each row's `_cmps` rows are written by its own update, once its components are
+        // made: row by row.
+        for &row in others {
+            for (a, join, _, refs) in joins.iter().filter(|j| j.2 == row) {
+                self.write_component_join(self.schema, row, a, *join, refs)?;
             }
         }
         Ok(())
@@ -515,7 +701,7 @@ impl<'a> DocumentWrite<'a> {
             schema: self.schema,
             id,
             locale,
-            inherited_media: &[],
+            inherited: None,
         }
     }
 
@@ -560,7 +746,7 @@ impl<'a> DocumentWrite<'a> {
         let new = self
             .rows
             .copy_row(self.table(), &columns, draft, &published_at)?;
-        let mut to_published = |s: SchemaId, row: i64| self.published_row(s, row);
+        let mut to_published = |s: SchemaId, row: i64| self.row_in_state(s, row, true);
         let children = self
             .rows
             .copy_components(self.schema, draft, &mut to_published)?;
@@ -611,10 +797,15 @@ impl<'a> DocumentWrite<'a> {
         }
     }
 
-    /// The row a link from a published row points at for a target row: the target's
-    /// published version (same document and locale) for a draft-and-publish type, the row
-    /// itself otherwise.
-    fn published_row(&self, schema: SchemaId, row: i64) -> Result<Option<i64>, StoreError> {
+    /// The row a link from a row of the given state points at for a target row: the
+    /// target's version in that state (same document and locale) for a draft-and-publish
+    /// type, the row itself otherwise.
+    fn row_in_state(
+        &self,
+        schema: SchemaId,
+        row: i64,
+        published: bool,
+    ) -> Result<Option<i64>, StoreError> {
         let s = self.model.schema(schema);
         if !s.draft_and_publish {
             return Ok(Some(row));
@@ -622,7 +813,7 @@ impl<'a> DocumentWrite<'a> {
         let Some((doc, locale)) = self.rows.identity(s, row)? else {
             return Ok(None);
         };
-        self.rows.version_row(s, &doc, locale.as_deref(), true)
+        self.rows.version_row(s, &doc, locale.as_deref(), published)
     }
 
     /// Whether `t` (a link table seen from its target end) is the inverse side of one of
@@ -662,7 +853,7 @@ impl<'a> DocumentWrite<'a> {
                     let old = carried.owned(&lt.table);
                     let mut place = 0.0;
                     for l in self.rows.links(lt, End::Owner, draft)? {
-                        let Some(other) = self.published_row(target, l.other)? else {
+                        let Some(other) = self.row_in_state(target, l.other, true)? else {
                             continue;
                         };
                         place += 1.0;
@@ -693,7 +884,7 @@ impl<'a> DocumentWrite<'a> {
                         if own_kind && l.other == draft {
                             continue;
                         }
-                        let Some(other) = self.published_row(t.owner, l.other)? else {
+                        let Some(other) = self.row_in_state(t.owner, l.other, true)? else {
                             continue;
                         };
                         place += 1.0;
@@ -824,40 +1015,20 @@ impl<'a> DocumentWrite<'a> {
             // Strapi's `updateComponents`: items with an id are updated in place.
             self.update_components(schema, id, &input.components)?;
         }
-        for (attr, items) in input.components.iter().filter(|_| !replace) {
-            let Some(a) = schema.attributes.get(attr.index()) else {
-                continue;
-            };
-            // A create's `attachRelations`: a single component's row without `order`
-            // (oneToOne has no order column), 1..n in a list.
-            let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
-            let ids = self.create_items(items)?;
-            for (i, (item, cmp_id)) in items.iter().zip(ids).enumerate() {
-                let cs = self.model.schema(item.schema);
-                self.rows.insert_component_link(
-                    schema,
-                    id,
-                    &ComponentLink {
-                        cmp_id,
-                        component_type: cs.uid.as_str().to_string(),
-                        field: a.name.clone(),
-                        order: (!single).then_some((i + 1) as f64),
-                    },
-                )?;
-            }
+        if !replace {
+            self.create_components(row, input)?;
         }
-        // In attribute order, as `attachRelations` writes them: the files given, else
-        // those a new localization inherits.
+        // In attribute order, as `attachRelations` writes them: the files a new
+        // localization inherits (for what it leaves nil), else those given.
         for a in &schema.attributes {
             if !matches!(a.kind, AttributeKind::Media(_)) {
                 continue;
             }
-            let ids = match input.media.iter().find(|(id, _)| *id == a.id) {
-                Some((_, files)) => self.file_ids(files)?,
-                None => match row.inherited_media.iter().find(|(id, _)| *id == a.id) {
-                    Some((_, files)) if !files.is_empty() => files.clone(),
-                    _ => continue,
-                },
+            let inherited = row.inherited.and_then(|i| i.media_of(a.id));
+            let ids = match (inherited, input.media.iter().find(|(id, _)| *id == a.id)) {
+                (Some(files), _) if !files.is_empty() => files.to_vec(),
+                (_, Some((_, files))) => self.file_ids(files)?,
+                _ => continue,
             };
             self.write_media(schema, id, a, &ids, replace)?;
         }
@@ -868,6 +1039,65 @@ impl<'a> DocumentWrite<'a> {
             self.write_relation(row, a, change, !replace)?;
         }
         Ok(())
+    }
+
+    /// The components of a new row, attribute by attribute in schema order (Strapi's
+    /// `createComponents`): the instances given, or copies of those a new localization
+    /// inherits; then its `_cmps` rows, as a create's `attachRelations` writes them (a
+    /// single component's without `order`, 1..n in a list).
+    fn create_components(&self, row: &WrittenRow<'_>, input: &Input) -> Result<(), WriteError> {
+        let schema = row.schema;
+        for a in &schema.attributes {
+            let single = match &a.kind {
+                AttributeKind::Component(c) => !c.repeatable,
+                AttributeKind::DynamicZone(_) => false,
+                _ => continue,
+            };
+            let inherited = row.inherited.and_then(|i| i.components_of(a.id));
+            let given = input.components.iter().find(|(id, _)| *id == a.id);
+            let made: Vec<(SchemaId, i64)> = match (inherited, given) {
+                // A new row is a draft, or published in a type without drafts.
+                (Some(list), _) => {
+                    self.copy_instances(list, &vec![0; list.len()], !schema.draft_and_publish)?
+                }
+                (None, Some((_, items))) => {
+                    let ids = self.create_items(items)?;
+                    items.iter().map(|i| i.schema).zip(ids).collect()
+                }
+                (None, None) => continue,
+            };
+            for (i, (cs, cmp_id)) in made.into_iter().enumerate() {
+                self.rows.insert_component_link(
+                    schema,
+                    row.id,
+                    &ComponentLink {
+                        cmp_id,
+                        component_type: self.model.schema(cs).uid.as_str().to_string(),
+                        field: a.name.clone(),
+                        order: (!single).then_some((i + 1) as f64),
+                    },
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies of component instances `list` (with everything under them) for a row of
+    /// the given state: their relations point at the same targets in that state, as
+    /// Strapi's `transformData` resolves a copied relation by documentId and status.
+    fn copy_instances(
+        &self,
+        list: &[(SchemaId, i64)],
+        starts: &[u64],
+        published: bool,
+    ) -> Result<Vec<(SchemaId, i64)>, WriteError> {
+        let rows: Vec<(&Schema, i64)> = list
+            .iter()
+            .map(|(cs, id)| (self.model.schema(*cs), *id))
+            .collect();
+        let mut in_state = |s: SchemaId, row: i64| self.row_in_state(s, row, published);
+        let copies = self.rows.copy_list(&rows, starts, &mut in_state)?;
+        Ok(list.iter().map(|(cs, _)| *cs).zip(copies).collect())
     }
 
     /// The files of media attribute `a` of row `id`, in order (`files_related_mph`, order
@@ -973,17 +1203,17 @@ impl<'a> DocumentWrite<'a> {
         id: i64,
         given: &[(AttrId, Vec<ComponentInput>)],
     ) -> Result<(), WriteError> {
-        let mut joins: Vec<(&str, relations::ComponentJoin, Vec<relations::ComponentRef>)> =
-            Vec::new();
+        let mut joins: Vec<(
+            &Attribute,
+            relations::ComponentJoin,
+            Vec<relations::ComponentRef>,
+        )> = Vec::new();
         for (attr, items) in given {
             let Some(a) = schema.attributes.get(attr.index()) else {
                 continue;
             };
-            let join = match &a.kind {
-                AttributeKind::Component(c) if c.repeatable => relations::ComponentJoin::Many,
-                AttributeKind::Component(_) => relations::ComponentJoin::One,
-                AttributeKind::DynamicZone(_) => relations::ComponentJoin::Zone,
-                _ => continue,
+            let Some(join) = component_join(a) else {
+                continue;
             };
             self.delete_old_components(
                 schema,
@@ -1012,25 +1242,35 @@ impl<'a> DocumentWrite<'a> {
                     component_type: self.model.schema(item.schema).uid.as_str().to_string(),
                 });
             }
-            joins.push((a.name.as_str(), join, set));
+            joins.push((a, join, set));
         }
-        if joins.is_empty() {
-            return Ok(());
+        for (a, join, set) in &joins {
+            self.write_component_join(schema, id, a, *join, set)?;
         }
+        Ok(())
+    }
+
+    /// The `_cmps` rows of component attribute `a` of row `id` after an update: the
+    /// entity manager's `updateRelations` with `set` (`relations::write_components`).
+    fn write_component_join(
+        &self,
+        schema: &Schema,
+        id: i64,
+        a: &Attribute,
+        join: relations::ComponentJoin,
+        set: &[relations::ComponentRef],
+    ) -> Result<(), WriteError> {
         let Some(table) = schema.layout.cmps_table.as_deref() else {
             return Err(
                 StoreError::Other(format!("{} has no components table", schema.uid)).into(),
             );
         };
-        for (field, join, set) in &joins {
-            // A single component given null is `set: null`; anything else is a list.
-            let set = match join {
-                relations::ComponentJoin::One if set.is_empty() => None,
-                _ => Some(set.as_slice()),
-            };
-            relations::write_components(&self.rows, table, id, field, *join, set)?;
-        }
-        Ok(())
+        // A single component given null is `set: null`; anything else is a list.
+        let set = match join {
+            relations::ComponentJoin::One if set.is_empty() => None,
+            _ => Some(set),
+        };
+        relations::write_components(&self.rows, table, id, &a.name, join, set)
     }
 
     /// `deleteOldComponents` / `deleteOldDZComponents`: the components attribute `a` of
@@ -1701,6 +1941,24 @@ fn has_publish_rules(model: &Model, schema: &Schema) -> bool {
 }
 
 /// A stored value as JSON, for the `value` of an error.
+/// How attribute `a`'s components are joined to its row, if it holds components.
+fn component_join(a: &Attribute) -> Option<relations::ComponentJoin> {
+    match &a.kind {
+        AttributeKind::Component(c) if c.repeatable => Some(relations::ComponentJoin::Many),
+        AttributeKind::Component(_) => Some(relations::ComponentJoin::One),
+        AttributeKind::DynamicZone(_) => Some(relations::ComponentJoin::Zone),
+        _ => None,
+    }
+}
+
+/// Appends `value` to the list at `key` of `o`.
+fn push_to(o: &mut Map<String, Value>, key: &str, value: Value) {
+    match o.entry(key).or_insert_with(|| Value::Array(Vec::new())) {
+        Value::Array(list) => list.push(value),
+        other => *other = Value::Array(vec![other.take(), value]),
+    }
+}
+
 fn stored_json(v: &StoredValue) -> Value {
     match v {
         StoredValue::Null | StoredValue::Blob(_) => Value::Null,
@@ -1730,10 +1988,11 @@ fn attribute_value(
     input: &Input,
     base: &[(AttrId, StoredValue)],
 ) -> Option<StoredValue> {
-    if let Some((_, v)) = input.scalars.iter().find(|(a, _)| *a == attr) {
+    // `base` holds only what the request leaves nil ([`SharedFields::for_nil_of`]).
+    if let Some((_, v)) = base.iter().find(|(a, _)| *a == attr) {
         return Some(v.clone());
     }
-    if let Some((_, v)) = base.iter().find(|(a, _)| *a == attr) {
+    if let Some((_, v)) = input.scalars.iter().find(|(a, _)| *a == attr) {
         return Some(v.clone());
     }
     let a = schema.attributes.get(attr.index())?;
