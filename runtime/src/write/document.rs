@@ -98,11 +98,17 @@ enum Lookup {
 struct SharedFields {
     scalars: Vec<(AttrId, StoredValue)>,
     media: Vec<(AttrId, Vec<i64>)>,
-    /// Each component attribute's instances in order: the component and its row.
-    components: Vec<(AttrId, Vec<(SchemaId, i64)>)>,
-    /// What Strapi compares of those instances: their content without ids
+    components: SharedComponents,
+}
+
+/// The instances of a row's shared component and dynamic-zone attributes.
+#[derive(Default)]
+struct SharedComponents {
+    /// Each attribute's instances in order: the component and its row.
+    instances: Vec<(AttrId, Vec<(SchemaId, i64)>)>,
+    /// What Strapi compares of them: their content without ids
     /// ([`DocumentWrite::component_content`]), one list per attribute.
-    component_content: Vec<Value>,
+    content: Vec<Value>,
 }
 
 /// Two rows share the same values when everything but their components' row ids is
@@ -111,7 +117,7 @@ impl PartialEq for SharedFields {
     fn eq(&self, other: &Self) -> bool {
         self.scalars == other.scalars
             && self.media == other.media
-            && self.component_content == other.component_content
+            && self.components.content == other.components.content
     }
 }
 
@@ -127,7 +133,7 @@ impl SharedFields {
         };
         self.scalars.retain(|(a, _)| nil(a));
         self.media.retain(|(a, _)| nil(a));
-        self.components.retain(|(a, _)| nil(a));
+        self.components.instances.retain(|(a, _)| nil(a));
         self
     }
 
@@ -140,6 +146,7 @@ impl SharedFields {
 
     fn components_of(&self, attr: AttrId) -> Option<&[(SchemaId, i64)]> {
         self.components
+            .instances
             .iter()
             .find(|(a, _)| *a == attr)
             .map(|(_, c)| c.as_slice())
@@ -499,12 +506,10 @@ impl<'a> DocumentWrite<'a> {
                 media.push((a.id, files.map(|m| m.file_id).collect()));
             }
         }
-        let (components, component_content) = self.shared_components(id)?;
         Ok(SharedFields {
             scalars: self.non_localized_values(id)?,
             media,
-            components,
-            component_content,
+            components: self.shared_components(id)?,
         })
     }
 
@@ -512,20 +517,16 @@ impl<'a> DocumentWrite<'a> {
     /// (those whose row exists, as Strapi's `load` finds them; a zone's items of
     /// components it does not list are left out, as a read leaves them out), with their
     /// content per attribute.
-    #[allow(clippy::type_complexity)]
-    fn shared_components(
-        &self,
-        id: i64,
-    ) -> Result<(Vec<(AttrId, Vec<(SchemaId, i64)>)>, Vec<Value>), WriteError> {
+    fn shared_components(&self, id: i64) -> Result<SharedComponents, WriteError> {
         let attrs: Vec<&Attribute> = self
             .schema
             .attributes
             .iter()
             .filter(|a| component_join(a).is_some() && self.is_non_localized(a))
             .collect();
-        let (mut components, mut content) = (Vec::new(), Vec::new());
+        let mut shared = SharedComponents::default();
         if attrs.is_empty() {
-            return Ok((components, content));
+            return Ok(shared);
         }
         let links = self.rows.components_of(self.schema, id)?;
         for a in attrs {
@@ -545,10 +546,10 @@ impl<'a> DocumentWrite<'a> {
                 list.push((cs.id, l.cmp_id));
                 values.push(self.component_content(cs, l.cmp_id)?);
             }
-            components.push((a.id, list));
-            content.push(Value::Array(values));
+            shared.instances.push((a.id, list));
+            shared.content.push(Value::Array(values));
         }
-        Ok((components, content))
+        Ok(shared)
     }
 
     /// What Strapi's i18n compares of a component instance (`removeIds` of its populated
@@ -603,7 +604,7 @@ impl<'a> DocumentWrite<'a> {
             .collect();
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
         // The rows are found before any is updated (on PostgreSQL an update moves a row).
-        let others = match fields.media.is_empty() && fields.components.is_empty() {
+        let others = match fields.media.is_empty() && fields.components.instances.is_empty() {
             true => Vec::new(),
             false => self
                 .rows
@@ -634,13 +635,10 @@ impl<'a> DocumentWrite<'a> {
         published: bool,
         fields: &SharedFields,
     ) -> Result<(), WriteError> {
-        let mut joins: Vec<(
-            &Attribute,
-            relations::ComponentJoin,
-            i64,
-            Vec<relations::ComponentRef>,
-        )> = Vec::new();
-        for (attr, list) in &fields.components {
+        // Per row, its attributes' joins with the copies made for it.
+        let mut joins: Vec<Vec<(&Attribute, relations::ComponentJoin, Vec<_>)>> =
+            others.iter().map(|_| Vec::new()).collect();
+        for (attr, list) in &fields.components.instances {
             let Some(a) = self.schema.attributes.get(attr.index()) else {
                 continue;
             };
@@ -658,7 +656,7 @@ impl<'a> DocumentWrite<'a> {
                 .flat_map(|row| std::iter::repeat_n(row, list.len()))
                 .collect();
             let made = self.copy_instances(&all, &starts, published)?;
-            for (&row, copies) in others.iter().zip(made.chunks(list.len().max(1))) {
+            for (row_joins, copies) in joins.iter_mut().zip(made.chunks(list.len().max(1))) {
                 let refs = copies
                     .iter()
                     .map(|(cs, cmp_id)| relations::ComponentRef {
@@ -666,13 +664,13 @@ impl<'a> DocumentWrite<'a> {
                         component_type: self.model.schema(*cs).uid.as_str().to_string(),
                     })
                     .collect();
-                joins.push((a, join, row, refs));
+                row_joins.push((a, join, refs));
             }
         }
         // Each row's `_cmps` rows are written by its own update, once its components are
         // made: row by row.
-        for &row in others {
-            for (a, join, _, refs) in joins.iter().filter(|j| j.2 == row) {
+        for (&row, row_joins) in others.iter().zip(&joins) {
+            for (a, join, refs) in row_joins {
                 self.write_component_join(self.schema, row, a, *join, refs)?;
             }
         }
