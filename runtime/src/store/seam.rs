@@ -277,6 +277,18 @@ pub trait Writer: Executor {
         values: &[StoredValue],
     ) -> Result<(), StoreError>;
 
+    /// [`Writer::insert_rows`] with rows the caller no longer needs: a backend that
+    /// stores them after returning (SQLite's import, on a thread of its own) keeps them
+    /// instead of copying them. The default lends them to `insert_rows`.
+    fn insert_owned_rows(
+        &self,
+        table: &str,
+        columns: &[&str],
+        values: Vec<StoredValue>,
+    ) -> Result<(), StoreError> {
+        self.insert_rows(table, columns, &values)
+    }
+
     /// How many rows one [`Writer::insert_rows`] call should carry at most: enough to make
     /// the cost per call small, few enough to stay below the database's limit on bound
     /// parameters (SQLite 32,766, PostgreSQL and MySQL 65,535) with a few dozen columns.

@@ -76,9 +76,10 @@ impl Pending {
             return Ok(());
         }
         let columns: Vec<&str> = self.columns.iter().map(String::as_str).collect();
-        w.insert_rows(table, &columns, &self.values)?;
-        self.written += (self.values.len() / columns.len().max(1)) as u64;
-        self.values.clear();
+        let capacity = self.values.capacity();
+        let values = std::mem::replace(&mut self.values, Vec::with_capacity(capacity));
+        self.written += (values.len() / columns.len().max(1)) as u64;
+        w.insert_owned_rows(table, &columns, values)?;
         if refresh && self.written >= self.next_refresh {
             w.refresh_statistics(table)?;
             self.next_refresh = self.written.saturating_mul(REFRESH_FACTOR);

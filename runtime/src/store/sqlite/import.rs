@@ -9,7 +9,8 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::bulk_load::{self, DroppedIndexes, RollbackJournal};
-use super::{SqliteExecutor, map_error};
+use super::load_thread::{LoadThread, Shared};
+use super::map_error;
 use crate::schema::Model;
 use crate::store::StoreError;
 use crate::store::import::{ImportError, ImportReport, LoadHooks, load};
@@ -70,53 +71,76 @@ fn import_in_transaction(
     progress: &dyn Fn(u64, u64),
     bulk: bool,
 ) -> Result<ImportReport, ImportError> {
-    let tx = conn.transaction().map_err(map_error)?;
-    let report = {
-        let mut hooks = SqliteLoad {
-            conn: &tx,
-            bulk,
-            dropped: None,
+    // The transaction is begun and ended by hand: the statements inside it run on two
+    // threads (`load_thread.rs`), and a `rusqlite::Transaction` stays on one.
+    conn.execute_batch("begin").map_err(map_error)?;
+    let shared = Shared::new(conn);
+    let report = std::thread::scope(|scope| {
+        let (w, thread) = LoadThread::start(scope, &shared)?;
+        let report = {
+            let mut hooks = SqliteLoad {
+                w: &w,
+                bulk,
+                dropped: None,
+            };
+            load(&w, model, path, &mut hooks, progress)
         };
-        load(&SqliteExecutor::new(&tx), model, path, &mut hooks, progress)?
+        let finished = w.finish(thread);
+        let report = report?;
+        finished?;
+        Ok::<_, ImportError>(report)
+    });
+    let conn = shared.into_connection();
+    let ended = match report {
+        Ok(_) => conn.execute_batch("commit"),
+        Err(_) => conn.execute_batch("rollback"),
     };
-    // Dropping the transaction on an error above rolls everything back.
-    tx.commit().map_err(map_error)?;
+    if ended.is_err() && !conn.is_autocommit() {
+        // A failed commit leaves the transaction open: nothing of it is kept.
+        let _ = conn.execute_batch("rollback");
+    }
+    let report = report?;
+    ended.map_err(map_error)?;
     Ok(report)
 }
 
 /// SQLite's part of an import (see the module's doc).
-struct SqliteLoad<'c> {
-    conn: &'c Connection,
+struct SqliteLoad<'w, 's, 'c> {
+    w: &'w LoadThread<'s, 'c>,
     bulk: bool,
     dropped: Option<DroppedIndexes>,
 }
 
-impl LoadHooks for SqliteLoad<'_> {
+impl LoadHooks for SqliteLoad<'_, '_, '_> {
     fn immediate_foreign_keys(&self) -> bool {
         false
     }
 
     fn before_rows(&mut self) -> Result<(), StoreError> {
         if self.bulk {
-            self.dropped = Some(DroppedIndexes::drop_on_empty_tables(self.conn)?);
+            self.dropped = Some(
+                self.w
+                    .with_connection(DroppedIndexes::drop_on_empty_tables)?,
+            );
         } else {
-            self.conn
-                .pragma_update(None, "defer_foreign_keys", "ON")
-                .map_err(map_error)?;
+            self.w.with_connection(|c| {
+                c.pragma_update(None, "defer_foreign_keys", "ON")
+                    .map_err(map_error)
+            })?;
         }
         Ok(())
     }
 
     fn after_rows(&mut self) -> Result<(), StoreError> {
         match self.dropped.take() {
-            Some(dropped) => dropped.rebuild(self.conn),
+            Some(dropped) => self.w.with_connection(|c| dropped.rebuild(c)),
             None => Ok(()),
         }
     }
 
     fn before_commit(&mut self) -> Result<(), ImportError> {
         if self.bulk
-            && let Some(broken) = bulk_load::broken_foreign_key(self.conn)?
+            && let Some(broken) = self.w.with_connection(bulk_load::broken_foreign_key)?
         {
             return Err(StoreError::Other(format!(
                 "the import would leave {broken}; nothing was imported"

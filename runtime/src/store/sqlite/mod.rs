@@ -31,6 +31,7 @@ mod checkpoint;
 pub mod ddl;
 mod group;
 pub mod import;
+mod load_thread;
 pub mod migrate;
 pub mod provision;
 pub mod render;
