@@ -13,6 +13,12 @@
 //! on every insert into the parent table; without the child's index each search would be a
 //! scan.
 //!
+//! An index whose first column the load fills in ascending order (a link table's owner
+//! column, a `_cmps` table's `entity_id`: pass 2 writes a row's links and components right
+//! after the row) is kept: each key lands at the B-tree's right edge, and the index grows
+//! on the thread that inserts the rows (`load_thread.rs`), beside pass 2's own work,
+//! instead of being sorted after it.
+//!
 //! Invariants:
 //! * only tables with no row when pass 2 begins lose their indexes, so every lookup the
 //!   writer makes on rows that were already there still has them; the writer's lookups on
@@ -25,7 +31,7 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::schema::Model;
+use crate::schema::{AttributeKind, Model, RelationStorage};
 use crate::store::StoreError;
 use crate::store::sqlite::render::quote;
 
@@ -112,6 +118,26 @@ impl RollbackJournal {
     }
 }
 
+/// The (table, column) pairs whose values a load writes in ascending order: each link
+/// table's owner column and each `_cmps` table's `entity_id` (pass 2 writes a row's
+/// links and components right after the row, and rows in the order of their ids).
+pub(crate) fn ascending_columns(model: &Model) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for schema in model.schemas() {
+        if let Some(cmps) = &schema.layout.cmps_table {
+            out.push((cmps.clone(), "entity_id".to_string()));
+        }
+        for a in &schema.attributes {
+            if let AttributeKind::Relation(rel) = &a.kind
+                && let RelationStorage::LinkTable(lt) = &rel.storage
+            {
+                out.push((lt.table.clone(), lt.owner_column.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// Indexes dropped for the load, with the statements that make them again.
 #[derive(Debug, Default)]
 pub(crate) struct DroppedIndexes {
@@ -122,7 +148,13 @@ impl DroppedIndexes {
     /// Drops every explicitly created index of every table that has no row.
     /// (Automatic indexes of `UNIQUE` and `PRIMARY KEY` constraints cannot be dropped and
     /// are kept.)
-    pub(crate) fn drop_on_empty_tables(conn: &Connection) -> Result<Self, StoreError> {
+    /// Indexes whose first column is in `in_order` (table, column) are kept: the load
+    /// appends their keys in ascending order, each at the B-tree's right edge, and they
+    /// grow on the thread that inserts rows, beside the import's own work.
+    pub(crate) fn drop_on_empty_tables(
+        conn: &Connection,
+        in_order: &[(String, String)],
+    ) -> Result<Self, StoreError> {
         let indexes: Vec<(String, String, String)> = conn
             .prepare(
                 "select name, tbl_name, sql from sqlite_master \
@@ -141,6 +173,18 @@ impl DroppedIndexes {
                     e
                 }
             };
+            if is_empty && !in_order.is_empty() {
+                let first: Option<String> = conn
+                    .query_row(
+                        "select name from pragma_index_info(?1) where seqno = 0",
+                        [&name],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                if first.is_some_and(|c| in_order.contains(&(table.clone(), c))) {
+                    continue;
+                }
+            }
             if is_empty {
                 conn.execute_batch(&format!("drop index {}", quote(&name)))?;
                 dropped.create.push(sql);
@@ -186,10 +230,24 @@ mod tests {
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<_, _>>()?)
         };
-        let dropped = DroppedIndexes::drop_on_empty_tables(&conn)?;
+        let dropped = DroppedIndexes::drop_on_empty_tables(&conn, &[])?;
         assert_eq!(names(&conn)?, ["kept_v_idx"]);
         dropped.rebuild(&conn)?;
         assert_eq!(names(&conn)?, ["children_parent_idx", "kept_v_idx"]);
+        Ok(())
+    }
+
+    #[test]
+    fn an_index_filled_in_ascending_order_is_kept() -> Result<(), StoreError> {
+        let conn = database()?;
+        let in_order = [("children".to_string(), "parent_id".to_string())];
+        let dropped = DroppedIndexes::drop_on_empty_tables(&conn, &in_order)?;
+        let kept: Vec<String> = conn
+            .prepare("select name from sqlite_master where type = 'index' order by name")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        assert_eq!(kept, ["children_parent_idx", "kept_v_idx"]);
+        assert!(dropped.create.is_empty());
         Ok(())
     }
 

@@ -2,7 +2,10 @@
 //! transaction, and SQLite's [`LoadHooks`] around the one import path
 //! ([`crate::store::import::load`]). Into a database without content the load is a bulk
 //! load (`bulk_load.rs`): foreign keys checked once at the end, indexes of empty tables
-//! built after the rows, a rollback journal instead of WAL.
+//! built after the rows (but those whose keys arrive in ascending order), a rollback
+//! journal instead of WAL. Either way the rows are inserted on a thread of their own
+//! (`load_thread.rs`) while the import builds the next ones; the transaction is begun and
+//! ended here, by hand, because its statements run on two threads.
 
 use std::path::Path;
 
@@ -80,6 +83,7 @@ fn import_in_transaction(
         let report = {
             let mut hooks = SqliteLoad {
                 w: &w,
+                model,
                 bulk,
                 dropped: None,
             };
@@ -107,6 +111,7 @@ fn import_in_transaction(
 /// SQLite's part of an import (see the module's doc).
 struct SqliteLoad<'w, 's, 'c> {
     w: &'w LoadThread<'s, 'c>,
+    model: &'w Model,
     bulk: bool,
     dropped: Option<DroppedIndexes>,
 }
@@ -118,9 +123,10 @@ impl LoadHooks for SqliteLoad<'_, '_, '_> {
 
     fn before_rows(&mut self) -> Result<(), StoreError> {
         if self.bulk {
+            let in_order = bulk_load::ascending_columns(self.model);
             self.dropped = Some(
                 self.w
-                    .with_connection(DroppedIndexes::drop_on_empty_tables)?,
+                    .with_connection(|c| DroppedIndexes::drop_on_empty_tables(c, &in_order))?,
             );
         } else {
             self.w.with_connection(|c| {
