@@ -20,8 +20,7 @@
 //!   writer does before it looks up links (`inverse_order`, `flush_deferred`) and at the
 //!   end of its pass.
 
-use std::collections::HashMap;
-
+use super::FastMap;
 use crate::store::StoreError;
 use crate::store::seam::{StoredValue, Writer};
 
@@ -46,7 +45,7 @@ pub(crate) struct Batches {
     pub(crate) immediate_foreign_keys: bool,
     /// Rows per [`Writer::insert_rows`] call ([`Writer::rows_per_insert`]).
     rows_per_insert: usize,
-    pending: HashMap<String, Pending>,
+    pending: FastMap<String, Pending>,
     /// Tables in the order they were first seen, so that [`Batches::flush`] writes them in
     /// a stable order.
     order: Vec<String>,
@@ -96,22 +95,28 @@ impl Batches {
         Batches {
             immediate_foreign_keys,
             rows_per_insert: rows_per_insert.max(1),
-            pending: HashMap::new(),
+            pending: FastMap::default(),
             order: Vec::new(),
         }
     }
 
-    /// Queues one row of `table`, the values of `columns` in order. Writes a full
+    /// Queues one row of `table`, the values of `columns` in order (moved, not copied).
+    /// Writes a full
     /// statement's worth of rows when there are enough (after every pending entry row,
     /// when they are links).
-    pub(crate) fn push(
+    pub(crate) fn push<R>(
         &mut self,
         w: &dyn Writer,
         kind: TableKind,
         table: &str,
         columns: &[&str],
-        row: &[StoredValue],
-    ) -> Result<(), StoreError> {
+        row: R,
+    ) -> Result<(), StoreError>
+    where
+        R: IntoIterator<Item = StoredValue>,
+        R::IntoIter: ExactSizeIterator,
+    {
+        let row = row.into_iter();
         let pending = match self.pending.get_mut(table) {
             Some(p) => p,
             None => {
@@ -132,7 +137,7 @@ impl Batches {
                 pending.columns.len(),
             )));
         }
-        pending.values.extend_from_slice(row);
+        pending.values.extend(row);
         if pending.values.len() >= pending.columns.len().max(1) * self.rows_per_insert {
             if kind == TableKind::Links && self.immediate_foreign_keys {
                 self.flush_kind(w, TableKind::Rows)?;
@@ -184,7 +189,7 @@ mod tests {
                 TableKind::Rows,
                 "t",
                 &columns,
-                &[StoredValue::Integer(i), StoredValue::Text(format!("r{i}"))],
+                [StoredValue::Integer(i), StoredValue::Text(format!("r{i}"))],
             )?;
         }
         // Two full statements are written; the rest waits for the flush.
@@ -207,7 +212,7 @@ mod tests {
                     TableKind::Rows,
                     "t",
                     &columns,
-                    &[StoredValue::Integer(1)]
+                    [StoredValue::Integer(1)]
                 )
                 .is_err()
         );
@@ -225,13 +230,7 @@ mod tests {
         let w = SqliteExecutor::new(&conn);
         let mut batches = Batches::new(true, 128);
         for i in 1..=200i64 {
-            batches.push(
-                &w,
-                TableKind::Rows,
-                "p",
-                &["id"],
-                &[StoredValue::Integer(i)],
-            )?;
+            batches.push(&w, TableKind::Rows, "p", &["id"], [StoredValue::Integer(i)])?;
             // Two links per row: the links' statement fills while rows are pending.
             for _ in 0..2 {
                 batches.push(
@@ -239,7 +238,7 @@ mod tests {
                     TableKind::Links,
                     "l",
                     &["p_id"],
-                    &[StoredValue::Integer(i)],
+                    [StoredValue::Integer(i)],
                 )?;
             }
         }

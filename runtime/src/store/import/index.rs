@@ -11,7 +11,7 @@ use super::locales::default_locale;
 use super::statements;
 use super::stream::{Item, Section, for_each_item};
 use super::values::{json_type, parse_timestamp, path_index, path_key};
-use super::{DATASET_FORMAT, ImportError, Problems};
+use super::{DATASET_FORMAT, FastMap, ImportError, Problems};
 use crate::schema::{Model, Schema, SchemaKind};
 use crate::store::seam::Writer;
 
@@ -78,7 +78,7 @@ pub(crate) struct DeclaredLocale {
 #[derive(Debug, Default)]
 pub(crate) struct Index {
     /// Per schema (by `SchemaId` index): key → rows.
-    pub docs: Vec<HashMap<Box<str>, DocEntry>>,
+    pub docs: Vec<FastMap<Box<str>, DocEntry>>,
     /// File key → row id.
     pub files: HashMap<Box<str>, i64>,
     /// Locale code → locale index (the order rows are numbered in).
@@ -436,7 +436,7 @@ pub(crate) fn build(
 ) -> Result<Index, ImportError> {
     let n = model.schemas().len();
     let mut idx = Index {
-        docs: vec![HashMap::new(); n],
+        docs: vec![FastMap::default(); n],
         ..Index::default()
     };
     let mut doc_ids: Vec<HashSet<Box<str>>> = vec![HashSet::new(); n];

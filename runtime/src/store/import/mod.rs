@@ -1,8 +1,10 @@
 //! `strata import`: loading a dataset (the `strata-dataset/1` format of
 //! `dataset-format.md`) into a database, written exactly as Strapi 5 lays it out.
 //!
-//! The file is read twice, streaming, so memory holds one document at a time plus a compact
-//! index of keys:
+//! The file is read twice, streaming, so memory holds a few documents at a time plus a
+//! compact index of keys. Each reading parses the JSON on a thread of its own, a few chunks
+//! of items ahead of the pass that uses them (`stream.rs`), so that on two cores parsing
+//! overlaps with the pass's work:
 //!
 //! 1. **Index** (`index.rs`): every document's type, key and versions are checked and given
 //!    their row ids in advance (per locale in the order locales are declared, a draft row
@@ -14,10 +16,11 @@
 //!    their order columns. Every row is numbered before it is written (component rows as
 //!    the database would number them) and queued, many rows to a statement (`batch.rs`).
 //!
-//! The same code loads every database; what differs is in [`LoadHooks`]: SQLite
-//! (`sqlite/import.rs`) checks foreign keys at commit, or, into a database without
-//! content, once at the end with the indexes of empty tables built after the rows
-//! (`sqlite/bulk_load.rs`); PostgreSQL and MySQL ([`ServerLoad`], [`import_into`]) check
+//! The same code loads every database; what differs is in [`LoadHooks`] and in the
+//! [`Writer`] it runs through: SQLite (`sqlite/import.rs`) checks foreign keys at commit,
+//! or, into a database without content, once at the end with the indexes of empty tables
+//! built after the rows (`sqlite/bulk_load.rs`), and executes the inserts on a thread of
+//! their own while pass 2 builds the next rows (`sqlite/load_thread.rs`); PostgreSQL and MySQL ([`ServerLoad`], [`import_into`]) check
 //! them at each statement, so links wait for the rows they point at, and their id
 //! counters are moved past the ids the import gave; a server database being created
 //! loads its seed into bare tables ([`BareTables`]), whose keys, indexes and foreign keys
@@ -58,6 +61,11 @@ use std::path::{Path, PathBuf};
 use super::StoreError;
 use super::seam::{Pool, Writer};
 use crate::schema::Model;
+
+/// The import's hash maps, looked up several times per row (table names, row ids,
+/// document keys): foldhash, seeded per process, in place of SipHash (a tenth of pass 2's
+/// time went to SipHash).
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The format tag of the files this module reads.
 pub const DATASET_FORMAT: &str = "strata-dataset/1";

@@ -19,7 +19,7 @@ use super::locales::{LocaleSeed, seed_locales};
 use super::statements;
 use super::stream::{Item, Section, for_each_item};
 use super::values::{encode_scalar, json_type, parse_timestamp, path_index, path_key};
-use super::{ImportError, ImportReport, LoadHooks, Problems};
+use super::{FastMap, ImportError, ImportReport, LoadHooks, Problems};
 use crate::clock::now_ms;
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationKind,
@@ -113,7 +113,7 @@ struct Deferred {
 
 struct LinkState {
     was_empty: bool,
-    inverse_max: HashMap<i64, f64>,
+    inverse_max: FastMap<i64, f64>,
 }
 
 /// Pass 2's state: what it wrote, and what it still has to.
@@ -126,16 +126,16 @@ struct Load<'c, 'm> {
     now: i64,
     ids: DocumentIds,
     defaults: Vec<Vec<Option<StoredValue>>>,
-    links: HashMap<String, LinkState>,
+    links: FastMap<String, LinkState>,
     deferred: Vec<Deferred>,
     /// Inverse order of the draft row's links, by (attribute, target schema, target document).
-    draft_inverse: HashMap<(AttrId, SchemaId, i64), f64>,
+    draft_inverse: FastMap<(AttrId, SchemaId, i64), f64>,
     media: Option<MorphTable>,
     roles: HashMap<String, Option<i64>>,
     /// The next id of each component table: component rows are numbered here, as the
     /// database would number them (nothing else writes to the table inside the import's
     /// transaction), so that every row can be queued.
-    component_ids: HashMap<SchemaId, i64>,
+    component_ids: FastMap<SchemaId, i64>,
     /// Rows waiting to be written many to a statement; also whether the database checks
     /// each foreign key at once ([`Batches::immediate_foreign_keys`]).
     batches: Batches,
@@ -192,12 +192,12 @@ pub(crate) fn write(
         now: now_ms(),
         ids: DocumentIds::new(),
         defaults,
-        links: HashMap::new(),
+        links: FastMap::default(),
         deferred: Vec::new(),
-        draft_inverse: HashMap::new(),
+        draft_inverse: FastMap::default(),
         media: model.media_table().cloned(),
         roles: HashMap::new(),
-        component_ids: HashMap::new(),
+        component_ids: FastMap::default(),
         batches: Batches::new(immediate_foreign_keys, db.rows_per_insert()),
         queued_up_to,
         forward: Vec::new(),
@@ -220,7 +220,7 @@ pub(crate) fn write(
     })?;
     for (table, columns, row) in std::mem::take(&mut w.forward) {
         let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-        w.queue(TableKind::Links, &table, &columns, &row)?;
+        w.queue(TableKind::Links, &table, &columns, row)?;
     }
     w.batches.flush(db)?;
     // `mappedBy`-side links look up the owner's links: with its index.
@@ -247,13 +247,17 @@ impl Load<'_, '_> {
 
     /// Queues a row of `table` that nothing reads back before [`Batches::flush`] (see
     /// `batch.rs`).
-    fn queue(
+    fn queue<R>(
         &mut self,
         kind: TableKind,
         table: &str,
         columns: &[&str],
-        row: &[StoredValue],
-    ) -> Result<(), ImportError> {
+        row: R,
+    ) -> Result<(), ImportError>
+    where
+        R: IntoIterator<Item = StoredValue>,
+        R::IntoIter: ExactSizeIterator,
+    {
         if self.write {
             self.batches.push(self.db, kind, table, columns, row)?;
         }
@@ -262,19 +266,23 @@ impl Load<'_, '_> {
 
     /// Queues a link row that points at `target_row` of `target`: at once, or once every
     /// item's rows are queued when it points forward ([`Load::points_forward`]).
-    fn link(
+    fn link<R>(
         &mut self,
         target: Option<SchemaId>,
         target_row: i64,
         table: &str,
         columns: &[&str],
-        row: &[StoredValue],
-    ) -> Result<(), ImportError> {
+        row: R,
+    ) -> Result<(), ImportError>
+    where
+        R: IntoIterator<Item = StoredValue>,
+        R::IntoIter: ExactSizeIterator,
+    {
         if self.write && target.is_some_and(|t| self.points_forward(t, target_row)) {
             self.forward.push((
                 table.to_string(),
                 columns.iter().map(|c| c.to_string()).collect(),
-                row.to_vec(),
+                row.into_iter().collect(),
             ));
             return Ok(());
         }
@@ -768,7 +776,7 @@ impl Load<'_, '_> {
             .filter(|c| id.is_some() || c.role != ColumnRole::Id)
             .map(|c| c.name.as_str())
             .collect();
-        self.queue(TableKind::Rows, &schema.layout.table, &columns, &vals)?;
+        self.queue(TableKind::Rows, &schema.layout.table, &columns, vals)?;
         let row = id.unwrap_or(0);
         if let Some(up_to) = self.queued_up_to.get_mut(schema.id.index()) {
             *up_to = (*up_to).max(row);
@@ -858,7 +866,7 @@ impl Load<'_, '_> {
                 StoredValue::Text(attr.name.clone()),
                 StoredValue::Real((i + 1) as f64),
             ];
-            self.link(file_schema, *f, &m.table, &columns, &link)?;
+            self.link(file_schema, *f, &m.table, &columns, link)?;
             self.report.media_links += 1;
         }
         Ok(())
@@ -900,7 +908,7 @@ impl Load<'_, '_> {
                 TableKind::Links,
                 &cmps,
                 &COLUMNS,
-                &[
+                [
                     StoredValue::Integer(parent_row),
                     StoredValue::Integer(cid),
                     StoredValue::Text(cs.uid.to_string()),
@@ -966,7 +974,7 @@ impl Load<'_, '_> {
                 lt.table.clone(),
                 LinkState {
                     was_empty,
-                    inverse_max: HashMap::new(),
+                    inverse_max: FastMap::default(),
                 },
             );
         }
@@ -1034,7 +1042,7 @@ impl Load<'_, '_> {
         let mut columns = vec![lt.owner_column.as_str(), lt.target_column.as_str()];
         columns.extend(lt.owner_order.as_deref());
         columns.extend(lt.inverse_order.as_deref());
-        self.link(target, target_row, &lt.table, &columns, &vals)?;
+        self.link(target, target_row, &lt.table, &columns, vals)?;
         self.report.links += 1;
         Ok(())
     }
