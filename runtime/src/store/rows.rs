@@ -963,7 +963,7 @@ impl<'a> Rows<'a> {
             let (list, after) = rest.split_at(n);
             rest = after;
             let rows: Vec<(&Schema, i64)> = list.iter().map(|(c, cs)| (*cs, c.cmp_id)).collect();
-            let copies = self.copy_list(&rows, &vec![0; rows.len()], target_row)?;
+            let copies = self.copy_list(&rows, &[], target_row)?;
             // The copy is made as a create makes it: NULL for a single component, 1..n in
             // each list.
             let single = matches!(
@@ -993,14 +993,15 @@ impl<'a> Rows<'a> {
     ) -> Result<Vec<i64>, StoreError> {
         // Both halves map targets; they never run at once.
         let target = std::cell::RefCell::new(target_row);
-        self.in_strapi_order_from(
-            list,
-            starts,
-            |(cs, id)| self.copy_components(cs, *id, &mut **target.borrow_mut()),
-            |(cs, id), children| {
-                self.copy_component_row(cs, *id, children, &mut **target.borrow_mut())
-            },
-        )
+        let nested =
+            |(cs, id): &(&Schema, i64)| self.copy_components(cs, *id, &mut **target.borrow_mut());
+        let row = |(cs, id): &(&Schema, i64), children: &Vec<ComponentLink>| {
+            self.copy_component_row(cs, *id, children, &mut **target.borrow_mut())
+        };
+        match starts.iter().all(|&s| s == 0) {
+            true => self.in_strapi_order(list, nested, row),
+            false => self.in_strapi_order_from(list, starts, nested, row),
+        }
     }
 
     /// Makes the items of one component list (a repeatable component or a dynamic zone)
@@ -1022,14 +1023,31 @@ impl<'a> Rows<'a> {
             let parts = nested(item)?;
             return Ok(vec![row(item, &parts)?]);
         }
-        self.in_strapi_order_from(items, &vec![0; items.len()], nested, row)
+        // Everything starts at 0: an item whose nested parts took no statement has its row
+        // made at once; the others' rows follow, by their parts' statements.
+        let mut ids = vec![0; items.len()];
+        let mut later = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let before = self.changes();
+            let parts = nested(item)?;
+            match self.changes() - before {
+                0 => ids[i] = row(item, &parts)?,
+                took => later.push((took, i, parts)),
+            }
+        }
+        later.sort_by_key(|(took, i, _)| (*took, *i));
+        for (_, i, parts) in later {
+            ids[i] = row(&items[i], &parts)?;
+        }
+        Ok(ids)
     }
 
     /// [`Rows::in_strapi_order`] for items that do not all start at once: item `i` starts
     /// `starts[i]` statements late (the items of several rows Strapi updates side by
     /// side, each row one step after the one before). The work is simulated in the
     /// statements' order: an item's nested parts at its start, its row once they are
-    /// done (start + their statements); at a tie, items in list order.
+    /// done (start + their statements); at a tie, items in list order. `starts` may be
+    /// empty (all 0).
     pub fn in_strapi_order_from<I, N, E>(
         &self,
         items: &[I],

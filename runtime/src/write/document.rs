@@ -1055,9 +1055,7 @@ impl<'a> DocumentWrite<'a> {
             let given = input.components.iter().find(|(id, _)| *id == a.id);
             let made: Vec<(SchemaId, i64)> = match (inherited, given) {
                 // A new row is a draft, or published in a type without drafts.
-                (Some(list), _) => {
-                    self.copy_instances(list, &vec![0; list.len()], !schema.draft_and_publish)?
-                }
+                (Some(list), _) => self.copy_instances(list, &[], !schema.draft_and_publish)?,
                 (None, Some((_, items))) => {
                     let ids = self.create_items(items)?;
                     items.iter().map(|i| i.schema).zip(ids).collect()
