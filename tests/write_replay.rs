@@ -123,6 +123,9 @@ enum Model {
     /// The blog plus the types of `writes/shared/schemas` (components shared by a
     /// document's locales).
     Shared,
+    /// The blog plus the types of `writes/required/schemas` (required components, zones
+    /// and scalars; private fields of every kind).
+    Required,
 }
 
 impl Model {
@@ -133,6 +136,7 @@ impl Model {
             Model::Ext => Some("ext"),
             Model::Edge => Some("edge"),
             Model::Shared => Some("shared"),
+            Model::Required => Some("required"),
         }
     }
 }
@@ -156,6 +160,7 @@ impl Recording {
             Some("ext") => Model::Ext,
             Some("edge") => Model::Edge,
             Some("shared") => Model::Shared,
+            Some("required") => Model::Required,
             other => panic!("{name}: unknown model {other:?}"),
         };
         Recording {

@@ -60,6 +60,7 @@ MODEL_SCHEMAS = {
     "ext": os.path.join(WRITES, "ext", "schemas"),
     "edge": os.path.join(WRITES, "edge", "schemas"),
     "shared": os.path.join(WRITES, "shared", "schemas"),
+    "required": os.path.join(WRITES, "required", "schemas"),
 }
 # Code each model's project adds to src/index.js's register(): the edge model's custom fields
 # (Strapi refuses to boot on a custom field nobody registered).

@@ -998,10 +998,7 @@ impl<'a> Rows<'a> {
         let row = |(cs, id): &(&Schema, i64), children: &Vec<ComponentLink>| {
             self.copy_component_row(cs, *id, children, &mut **target.borrow_mut())
         };
-        match starts.iter().all(|&s| s == 0) {
-            true => self.in_strapi_order(list, nested, row),
-            false => self.in_strapi_order_from(list, starts, nested, row),
-        }
+        self.in_strapi_order_from(list, starts, nested, row)
     }
 
     /// Makes the items of one component list (a repeatable component or a dynamic zone)
@@ -1016,30 +1013,10 @@ impl<'a> Rows<'a> {
     pub fn in_strapi_order<I, N, E>(
         &self,
         items: &[I],
-        mut nested: impl FnMut(&I) -> Result<N, E>,
-        mut row: impl FnMut(&I, &N) -> Result<i64, E>,
+        nested: impl FnMut(&I) -> Result<N, E>,
+        row: impl FnMut(&I, &N) -> Result<i64, E>,
     ) -> Result<Vec<i64>, E> {
-        if let [item] = items {
-            let parts = nested(item)?;
-            return Ok(vec![row(item, &parts)?]);
-        }
-        // Everything starts at 0: an item whose nested parts took no statement has its row
-        // made at once; the others' rows follow, by their parts' statements.
-        let mut ids = vec![0; items.len()];
-        let mut later = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            let before = self.changes();
-            let parts = nested(item)?;
-            match self.changes() - before {
-                0 => ids[i] = row(item, &parts)?,
-                took => later.push((took, i, parts)),
-            }
-        }
-        later.sort_by_key(|(took, i, _)| (*took, *i));
-        for (_, i, parts) in later {
-            ids[i] = row(&items[i], &parts)?;
-        }
-        Ok(ids)
+        self.in_strapi_order_from(items, &[], nested, row)
     }
 
     /// [`Rows::in_strapi_order`] for items that do not all start at once: item `i` starts
@@ -1055,6 +1032,10 @@ impl<'a> Rows<'a> {
         mut nested: impl FnMut(&I) -> Result<N, E>,
         mut row: impl FnMut(&I, &N) -> Result<i64, E>,
     ) -> Result<Vec<i64>, E> {
+        if let [item] = items {
+            let parts = nested(item)?;
+            return Ok(vec![row(item, &parts)?]);
+        }
         const NESTED: u8 = 0;
         const ROW: u8 = 1;
         // (time, item, step)

@@ -260,13 +260,11 @@ impl<'a> DocumentWrite<'a> {
     pub fn create(
         &self,
         input: &Input,
-        given: &Map<String, Value>,
         locale: Option<&str>,
         status: WriteStatus,
     ) -> Result<String, WriteError> {
         let document_id = DocumentIds::new().next_id()?;
-        let draft =
-            self.insert_version(&document_id, input, given, locale, &SharedFields::default())?;
+        let draft = self.insert_version(&document_id, input, locale, &SharedFields::default())?;
         let version = Versions {
             draft,
             published: None,
@@ -275,20 +273,25 @@ impl<'a> DocumentWrite<'a> {
         Ok(document_id)
     }
 
+    /// Checks `given` as the data of a new document (`parse` with `creation`): for an
+    /// update that makes a row (a new localization, a single type's first `PUT`), which
+    /// Strapi validates as a creation, after `given` was parsed as an update's.
+    pub fn check_as_creation(&self, given: &Map<String, Value>) -> Result<(), WriteError> {
+        let phase = super::input::Phase::of_data(self.schema);
+        let shown = self.shown.cloned().unwrap_or(Value::Null);
+        super::input::parse(self.model, self.schema, given, &shown, phase, true).map(drop)
+    }
+
     /// Inserts the draft (or only) row of a new version, with its parts; returns its id.
     /// `base` holds values copied from another locale.
     fn insert_version(
         &self,
         document_id: &str,
         input: &Input,
-        given: &Map<String, Value>,
         locale: Option<&str>,
         inherited: &SharedFields,
     ) -> Result<i64, WriteError> {
         let dp = self.schema.draft_and_publish;
-        if !dp {
-            self.check_required_given(input, given)?;
-        }
         let published_at = (!dp).then_some(self.now);
         self.resolve_targets(self.schema, input, locale)?;
         let id = self.insert_entry(
@@ -374,13 +377,15 @@ impl<'a> DocumentWrite<'a> {
         let published = mine.iter().find(|v| dp && v.published).map(|v| v.id);
         let written = match draft {
             None => {
-                // A new localization: the non-localized attributes of an existing row.
+                // A new localization: Strapi validates its data as a creation's.
+                self.check_as_creation(given)?;
+                // The non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
                 let inherited = match source {
                     Some(id) => self.shared_fields(id)?.for_nil_of(self.schema, given),
                     None => SharedFields::default(),
                 };
-                let draft = self.insert_version(document_id, input, given, locale, &inherited)?;
+                let draft = self.insert_version(document_id, input, locale, &inherited)?;
                 let published = self.publish_if_asked(
                     document_id,
                     locale,
@@ -395,7 +400,6 @@ impl<'a> DocumentWrite<'a> {
                 if !dp {
                     values.push(("published_at", StoredValue::Timestamp(self.now)));
                 }
-                self.check_required_nulls(input)?;
                 self.resolve_targets(self.schema, input, locale)?;
                 self.rows.update(self.table(), id, &values)?;
                 if !dp {
@@ -1589,98 +1593,6 @@ impl<'a> DocumentWrite<'a> {
         }
     }
 
-    /// `required` on a write that stores the row as given (a type without draft and
-    /// publish): an absent attribute must be defined on create.
-    fn check_required_given(
-        &self,
-        input: &Input,
-        given: &Map<String, Value>,
-    ) -> Result<(), WriteError> {
-        self.check_required_nulls(input)?;
-        let mut errors = Vec::new();
-        for a in &self.schema.attributes {
-            if a.required
-                && a.column.is_some()
-                && !given.contains_key(&a.name)
-                && a.default.is_none()
-            {
-                errors.push(super::error::FieldError {
-                    path: vec![a.name.clone()],
-                    message: format!("{} must be defined.", a.name),
-                    value: None,
-                });
-            }
-            self.missing_in_components(a, input, &[], &mut errors);
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(WriteError::fields(errors))
-        }
-    }
-
-    /// The required attributes a component given on a creation lacks, and those of the
-    /// components it holds (Strapi validates a creation's components with yup's `notNil`:
-    /// `loop[1].key must be defined.`; an update's with `notNull`, which an absent key
-    /// passes).
-    fn missing_in_components(
-        &self,
-        attr: &Attribute,
-        input: &Input,
-        prefix: &[String],
-        errors: &mut Vec<super::error::FieldError>,
-    ) {
-        let Some((_, items)) = input.components.iter().find(|(id, _)| *id == attr.id) else {
-            return;
-        };
-        let repeatable = match &attr.kind {
-            AttributeKind::Component(c) => c.repeatable,
-            _ => true,
-        };
-        for (i, item) in items.iter().enumerate() {
-            let at = item_path(prefix, attr, repeatable.then_some(i));
-            for a in &self.model.schema(item.schema).attributes {
-                if a.required && a.column.is_some() && a.default.is_none() && !item.input.has(a.id)
-                {
-                    let mut path = at.clone();
-                    path.push(a.name.clone());
-                    errors.push(super::error::FieldError {
-                        message: format!("{} must be defined.", super::input::dotted(&path)),
-                        path,
-                        value: None,
-                    });
-                }
-                self.missing_in_components(a, &item.input, &at, errors);
-            }
-        }
-    }
-
-    /// `required` against a null given on a write that stores the row as given.
-    fn check_required_nulls(&self, input: &Input) -> Result<(), WriteError> {
-        if self.schema.draft_and_publish {
-            return Ok(());
-        }
-        let errors: Vec<_> = input
-            .scalars
-            .iter()
-            .filter(|(_, v)| *v == StoredValue::Null)
-            .filter_map(|(a, _)| self.schema.attributes.get(a.index()))
-            .filter(|a| a.required)
-            .filter_map(|a| match &a.kind {
-                AttributeKind::Scalar(ty) => Some(super::input::required_null(
-                    std::slice::from_ref(&a.name),
-                    ty,
-                )),
-                _ => None,
-            })
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(WriteError::fields(errors))
-        }
-    }
-
     /// `unique` for the values given to a type without draft and publish, against other
     /// documents' rows of the same locale.
     fn check_unique(
@@ -1751,24 +1663,24 @@ impl<'a> DocumentWrite<'a> {
                 failures.push((id.index(), unique_failure(attr, v)));
             }
         }
-        failures.extend(self.count_failures(draft)?);
         let mut inside = Vec::new();
         self.component_failures(self.schema, draft, &[], &mut inside)?;
         failures.extend(inside.into_iter().map(|f| (self.place(&f), f)));
         if failures.is_empty() {
             return Ok(());
         }
-        failures.sort_by_key(|(p, _)| *p);
-        Err(WriteError::fields(
-            failures.into_iter().map(|(_, f)| f).collect(),
-        ))
+        let mut failures: Vec<_> = failures.into_iter().map(|(_, f)| f).collect();
+        super::input::in_yup_order(self.model, self.schema, &mut failures);
+        Err(WriteError::fields(failures))
     }
 
     /// The rules of a published version on the stored components of `entity` (a row of
     /// `schema`), depth first, as Strapi's validator walks the draft it publishes: each
-    /// item's attributes under its path (`pairs[0].key`, `tree.levels[1].depth`). Only
-    /// the components whose schema has a rule that a draft does not check are read
-    /// ([`has_publish_rules`]).
+    /// item's attributes under its path (`pairs[0].key`, `tree.levels[1].depth`), then
+    /// the attribute's own rules (yup puts a list's own error after its items'): a
+    /// required single component that is null, the fewest and most items of a list
+    /// ([`super::input::count_failure`]). Only the attributes with such a rule, or whose
+    /// components have one, are read ([`has_publish_rules`]).
     fn component_failures(
         &self,
         schema: &Schema,
@@ -1776,41 +1688,44 @@ impl<'a> DocumentWrite<'a> {
         prefix: &[String],
         out: &mut Vec<super::error::FieldError>,
     ) -> Result<(), WriteError> {
-        // The component attributes to walk, and whether each is a list.
-        let checked: Vec<(&Attribute, bool)> = schema
+        let checked: Vec<&Attribute> = schema
             .attributes
             .iter()
-            .filter_map(|a| {
-                let (uids, repeatable) = match &a.kind {
-                    AttributeKind::Component(c) => {
-                        (std::slice::from_ref(&c.component), c.repeatable)
-                    }
-                    AttributeKind::DynamicZone(z) => (z.components.as_slice(), true),
-                    _ => return None,
-                };
-                let any = uids
-                    .iter()
-                    .any(|u| has_publish_rules(self.model, self.model.schema(*u)));
-                any.then_some((a, repeatable))
-            })
+            .filter(|a| has_own_rules(a) || holds_publish_rules(self.model, a))
             .collect();
         if checked.is_empty() {
             return Ok(());
         }
         let links = self.rows.components_of(schema, entity)?;
-        for (a, repeatable) in checked {
-            for (i, l) in links.iter().filter(|l| l.field == a.name).enumerate() {
-                let Some(cs) = self.model.by_uid(&l.component_type) else {
-                    continue;
-                };
-                let at = item_path(prefix, a, repeatable.then_some(i));
-                let values: Vec<(AttrId, StoredValue)> = self
-                    .component_values(cs, l.cmp_id)?
-                    .into_iter()
-                    .map(|(a, v)| (a.id, v))
-                    .collect();
-                out.extend(super::input::publish_failures(cs, &values, &at));
-                self.component_failures(cs, l.cmp_id, &at, out)?;
+        for a in checked {
+            let repeatable = !matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
+            let items: Vec<&ComponentLink> = links.iter().filter(|l| l.field == a.name).collect();
+            let mut here = prefix.to_vec();
+            here.push(a.name.clone());
+            if holds_publish_rules(self.model, a) {
+                for (i, l) in items.iter().enumerate() {
+                    let Some(cs) = self.model.by_uid(&l.component_type) else {
+                        continue;
+                    };
+                    let at = item_path(prefix, a, repeatable.then_some(i));
+                    let values: Vec<(AttrId, StoredValue)> = self
+                        .component_values(cs, l.cmp_id)?
+                        .into_iter()
+                        .map(|(a, v)| (a.id, v))
+                        .collect();
+                    out.extend(super::input::publish_failures(cs, &values, &at));
+                    self.component_failures(cs, l.cmp_id, &at, out)?;
+                }
+            }
+            if !repeatable {
+                if a.required && items.is_empty() {
+                    out.push(super::input::null_component(&here));
+                }
+                continue;
+            }
+            if let Some(mut f) = super::input::count_failure(a, &here, items.len(), &Value::Null) {
+                f.value = Some(self.items_json(a, &items)?);
+                out.push(f);
             }
         }
         Ok(())
@@ -1824,57 +1739,24 @@ impl<'a> DocumentWrite<'a> {
             .map_or(usize::MAX, |a| a.index())
     }
 
-    /// `max` of repeatable components and dynamic zones, on the draft's stored items
-    /// (shown with the ids they were stored under, as Strapi shows them).
-    fn count_failures(
-        &self,
-        draft: i64,
-    ) -> Result<Vec<(usize, super::error::FieldError)>, WriteError> {
-        let max_of = |a: &Attribute| match &a.kind {
-            AttributeKind::Component(c) if c.repeatable => c.max,
-            AttributeKind::DynamicZone(z) => z.max,
-            _ => None,
-        };
-        let mut out = Vec::new();
-        if !self.schema.attributes.iter().any(|a| max_of(a).is_some()) {
-            return Ok(out);
-        }
-        let links = self.rows.components_of(self.schema, draft)?;
-        for a in &self.schema.attributes {
-            let Some(max) = max_of(a) else {
-                continue;
-            };
-            let items: Vec<&ComponentLink> = links.iter().filter(|l| l.field == a.name).collect();
-            if items.len() as u64 <= max {
-                continue;
-            }
-            let mut shown = Vec::new();
-            let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
-            for l in items {
-                if let Some(cs) = self.model.by_uid(&l.component_type) {
-                    let mut item = self.component_json(cs, l.cmp_id)?;
-                    if let (true, Some(o)) = (zone, item.as_object_mut()) {
-                        o.insert(
-                            "__component".into(),
-                            Value::String(l.component_type.clone()),
-                        );
-                    }
-                    shown.push(item);
+    /// The stored items of a list, as Strapi's errors show them: each with its id (and
+    /// its `__component` in a dynamic zone).
+    fn items_json(&self, a: &Attribute, items: &[&ComponentLink]) -> Result<Value, WriteError> {
+        let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
+        let mut shown = Vec::new();
+        for l in items {
+            if let Some(cs) = self.model.by_uid(&l.component_type) {
+                let mut item = self.component_json(cs, l.cmp_id)?;
+                if let (true, Some(o)) = (zone, item.as_object_mut()) {
+                    o.insert(
+                        "__component".into(),
+                        Value::String(l.component_type.clone()),
+                    );
                 }
+                shown.push(item);
             }
-            out.push((
-                a.id.index(),
-                super::error::FieldError {
-                    path: vec![a.name.clone()],
-                    message: format!(
-                        "{} field must have less than or equal to {max} items",
-                        a.name
-                    ),
-                    value: Some(Value::Array(shown)),
-                },
-            ));
         }
-        Ok(out)
+        Ok(Value::Array(shown))
     }
 
     /// The stored values of component row `id`, attribute by attribute (those with a
@@ -1927,13 +1809,34 @@ fn has_publish_rules(model: &Model, schema: &Schema) -> bool {
                 || c.regex.is_some()
                 || matches!(ty, ScalarType::Email | ScalarType::Uid { .. })
         }
-        AttributeKind::Component(c) => has_publish_rules(model, model.schema(c.component)),
-        AttributeKind::DynamicZone(z) => z
-            .components
-            .iter()
-            .any(|u| has_publish_rules(model, model.schema(*u))),
+        AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+            has_own_rules(a) || holds_publish_rules(model, a)
+        }
         AttributeKind::Media(_) | AttributeKind::Relation(_) => false,
     })
+}
+
+/// Whether component or zone attribute `a` has a rule of its own that a published
+/// version checks: `required` on a single component, or a count on a list.
+fn has_own_rules(a: &Attribute) -> bool {
+    match &a.kind {
+        AttributeKind::Component(c) if c.repeatable => c.min.is_some() || c.max.is_some(),
+        AttributeKind::Component(_) => a.required,
+        AttributeKind::DynamicZone(z) => z.min.is_some() || z.max.is_some(),
+        _ => false,
+    }
+}
+
+/// Whether a component that attribute `a` may hold has a rule of a published version
+/// ([`has_publish_rules`]).
+fn holds_publish_rules(model: &Model, a: &Attribute) -> bool {
+    let uids = match &a.kind {
+        AttributeKind::Component(c) => std::slice::from_ref(&c.component),
+        AttributeKind::DynamicZone(z) => z.components.as_slice(),
+        _ => return false,
+    };
+    uids.iter()
+        .any(|u| has_publish_rules(model, model.schema(*u)))
 }
 
 /// A stored value as JSON, for the `value` of an error.

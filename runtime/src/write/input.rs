@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use super::error::{FieldError, WriteError};
 use crate::query::Permissions;
 use crate::query::values::js_number_string;
-use crate::schema::{AttrId, AttributeKind, Model, ScalarType, Schema, SchemaId};
+use crate::schema::{AttrId, Attribute, AttributeKind, Model, ScalarType, Schema, SchemaId};
 use crate::store::seam::StoredValue;
 
 /// What a write's `data` asks, attribute by attribute (in schema order).
@@ -252,6 +252,9 @@ struct Collected {
     shown: Option<Value>,
     /// The validation the values go through.
     phase: Option<Phase>,
+    /// Whether the values make a new row (yup's `notNil` for a required attribute: an
+    /// absent one must be defined) rather than update one (`notNull`: absent keeps it).
+    creation: bool,
 }
 
 impl Collected {
@@ -259,46 +262,238 @@ impl Collected {
         self.phase.unwrap_or(Phase::Draft)
     }
 
-    /// `max` items of a repeatable component or a dynamic zone (a published version's
-    /// rule).
-    fn check_count(&mut self, max: Option<u64>, len: usize, path: &[String], v: &Value) {
-        if let Some(max) = max.filter(|m| self.phase() == Phase::Publish && len as u64 > *m) {
-            self.failures.push(FieldError {
-                path: path.to_vec(),
-                message: format!(
-                    "{} field must have less than or equal to {max} items",
-                    dotted(path)
-                ),
-                value: Some(v.clone()),
-            });
+    /// The fewest and most items of a repeatable component or a dynamic zone (a
+    /// published version's rules, [`count_failure`]).
+    fn check_count(&mut self, attr: &Attribute, len: usize, path: &[String], v: &Value) {
+        if self.phase() == Phase::Publish
+            && let Some(f) = count_failure(attr, path, len, v)
+        {
+            self.failures.push(f);
         }
     }
+}
+
+/// A published version's rule on the number of items of a repeatable component or a
+/// dynamic zone (Strapi's `addMinMax`): `min` when the attribute is required or the list
+/// is not empty, `max` always. `shown` is the list as the error shows it.
+pub fn count_failure(
+    attr: &Attribute,
+    path: &[String],
+    len: usize,
+    shown: &Value,
+) -> Option<FieldError> {
+    let (min, max) = match &attr.kind {
+        AttributeKind::Component(c) if c.repeatable => (c.min, c.max),
+        AttributeKind::DynamicZone(z) => (z.min, z.max),
+        _ => return None,
+    };
+    let len = len as u64;
+    let message = match (min, max) {
+        (Some(min), _) if (attr.required || len > 0) && len < min => {
+            format!("{} field must have at least {min} items", dotted(path))
+        }
+        (_, Some(max)) if len > max => {
+            format!(
+                "{} field must have less than or equal to {max} items",
+                dotted(path)
+            )
+        }
+        _ => return None,
+    };
+    Some(FieldError {
+        path: path.to_vec(),
+        message,
+        value: Some(shown.clone()),
+    })
+}
+
+/// yup's failure for a required single component that is null in a published version
+/// (or any write of a type without draft and publish).
+pub fn null_component(path: &[String]) -> FieldError {
+    type_failure(path, "object", &Value::Null)
+}
+
+/// What yup's `notNil` says of a required attribute absent from a creation's data
+/// (`None` when it may be absent): a repeatable component or a dynamic zone in any
+/// phase (Strapi marks every list required and gives the optional ones a default `[]`),
+/// a scalar without a default or a single component in [`Phase::Publish`].
+fn absent_failure(attr: &Attribute, path: &[String], phase: Phase) -> Option<FieldError> {
+    if !attr.required {
+        return None;
+    }
+    let checked = match &attr.kind {
+        AttributeKind::Component(c) if c.repeatable => true,
+        AttributeKind::DynamicZone(_) => true,
+        AttributeKind::Component(_) => phase == Phase::Publish,
+        AttributeKind::Scalar(_) => phase == Phase::Publish && attr.default.is_none(),
+        AttributeKind::Media(_) | AttributeKind::Relation(_) => false,
+    };
+    checked.then(|| FieldError {
+        message: format!("{} must be defined.", dotted(path)),
+        path: path.to_vec(),
+        value: None,
+    })
 }
 
 /// Pass 2: the values of `data` for `schema`, or Strapi's 400.
 /// `shown` is the data as Strapi's relation errors show it (see `shown_data`); `phase`
 /// is [`Phase::Draft`] for a draft-and-publish type (its published version is checked
-/// when it publishes, [`publish_failures`]), [`Phase::Publish`] otherwise.
+/// when it publishes, [`publish_failures`]), [`Phase::Publish`] otherwise. `creation`
+/// says whether the values make a new document (required attributes must then be
+/// given, [`absent_failure`]) or update one.
 pub fn parse(
     model: &Model,
     schema: &Schema,
     data: &Map<String, Value>,
     shown: &Value,
     phase: Phase,
+    creation: bool,
 ) -> Result<Input, WriteError> {
     let mut c = Collected {
         shown: Some(shown.clone()),
         phase: Some(phase),
+        creation,
         ..Collected::default()
     };
     let input = parse_object(model, schema, data, &[], &mut c);
     if !c.failures.is_empty() {
+        in_yup_order(model, schema, &mut c.failures);
         return Err(WriteError::fields(c.failures));
     }
     if let Some(message) = c.date {
         return Err(WriteError::bare(message));
     }
     Ok(input)
+}
+
+/// Sorts the failures of one validation of `schema`'s data as yup reports them.
+///
+/// At each object (the document, a component) yup sorts its fields' errors by the first
+/// of the object's keys, in schema order, that the error's path text *contains*
+/// (`sortByKeyOrder`: `parts` sorts with `part` when `part` comes first). At a tie they
+/// stay in the order they finished in: yup runs a field's type check one step before
+/// its other tests, and a component's fields only after its own checks, so a type
+/// error finishes first and a deeper one later ([`FieldTime`]); fields that finish
+/// together keep yup's run order, last key first. A list's items stay in order, and an
+/// attribute's own error follows those of its items. A failure with no path (the
+/// relation checks' `Invalid relations`) leaves the list as it is.
+pub fn in_yup_order(model: &Model, schema: &Schema, failures: &mut [FieldError]) {
+    if failures.len() < 2 || failures.iter().any(|f| f.path.is_empty()) {
+        return;
+    }
+    let mut keys: Vec<(Vec<SortPart>, usize)> = failures
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (yup_sort_key(model, schema, f), i))
+        .collect();
+    // A field's error finishes when the last of its parts does.
+    let mut finished: std::collections::HashMap<(usize, &[String]), u64> = Default::default();
+    for (key, i) in &keys {
+        for part in key {
+            if let SortPart::Field { depth, time, .. } = part {
+                let slot = finished
+                    .entry((*depth, &failures[*i].path[..=*depth]))
+                    .or_default();
+                *slot = (*slot).max(*time);
+            }
+        }
+    }
+    for (key, i) in &mut keys {
+        for part in key.iter_mut() {
+            if let SortPart::Field { depth, time, .. } = part {
+                *time = finished[&(*depth, &failures[*i].path[..=*depth])];
+            }
+        }
+    }
+    keys.sort();
+    let sorted: Vec<FieldError> = keys.iter().map(|(_, i)| failures[*i].clone()).collect();
+    failures.clone_from_slice(&sorted);
+}
+
+/// One level of a failure's place in yup's order ([`in_yup_order`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum SortPart {
+    /// A field of an object: the first key its path contains, when it finished, and
+    /// its place in yup's run order (last attribute first). `depth` is its index in
+    /// the path.
+    Field {
+        first: usize,
+        time: u64,
+        run: std::cmp::Reverse<usize>,
+        depth: usize,
+    },
+    /// An item of a list.
+    Item(u64),
+    /// The failure is the field's own error: after those of its parts.
+    Own,
+}
+
+/// When a failure finishes, in yup's steps from the start of the field at `depth`: its
+/// type check takes one, its other tests two, and each object or list it sits in two
+/// more (their own checks run before their fields').
+fn field_time(f: &FieldError, depth: usize) -> u64 {
+    let below = (f.path.len() - 1 - depth) as u64;
+    let own = if f.message.contains(" type, but the final value was: ") {
+        1
+    } else {
+        2
+    };
+    2 * below + own
+}
+
+fn yup_sort_key(model: &Model, schema: &Schema, f: &FieldError) -> Vec<SortPart> {
+    let path = &f.path;
+    let mut key = Vec::with_capacity(path.len() + 1);
+    let mut level = Some(schema);
+    let mut i = 0;
+    while let (Some(s), Some(name)) = (level, path.get(i)) {
+        let Some(attr) = s
+            .attribute_id(name)
+            .and_then(|id| s.attributes.get(id.index()))
+        else {
+            break;
+        };
+        let text = dotted(&path[..=i]);
+        let first = s
+            .attributes
+            .iter()
+            .position(|a| text.contains(a.name.as_str()))
+            .unwrap_or(attr.id.index());
+        key.push(SortPart::Field {
+            first,
+            time: field_time(f, i),
+            run: std::cmp::Reverse(attr.id.index()),
+            depth: i,
+        });
+        i += 1;
+        let item = path.get(i).and_then(|p| p.parse::<u64>().ok());
+        level = match &attr.kind {
+            AttributeKind::Component(c) => {
+                if c.repeatable
+                    && let Some(n) = item
+                {
+                    key.push(SortPart::Item(n));
+                    i += 1;
+                }
+                Some(model.schema(c.component))
+            }
+            AttributeKind::DynamicZone(z) => {
+                let Some(n) = item else { break };
+                key.push(SortPart::Item(n));
+                i += 1;
+                // The item's component is not in the path: the first of the zone's that
+                // has the next attribute.
+                let next = path.get(i);
+                z.components
+                    .iter()
+                    .map(|u| model.schema(*u))
+                    .find(|cs| next.is_some_and(|n| cs.attribute_id(n).is_some()))
+            }
+            _ => None,
+        };
+    }
+    key.push(SortPart::Own);
+    key
 }
 
 fn parse_object(
@@ -310,12 +505,22 @@ fn parse_object(
 ) -> Input {
     let mut input = Input::default();
     for attr in &schema.attributes {
-        let Some(v) = data.get(&attr.name) else {
-            continue;
-        };
         let mut here = path.to_vec();
         here.push(attr.name.clone());
+        let Some(v) = data.get(&attr.name) else {
+            if c.creation
+                && let Some(f) = absent_failure(attr, &here, c.phase())
+            {
+                c.failures.push(f);
+            }
+            continue;
+        };
         match &attr.kind {
+            AttributeKind::Scalar(ty)
+                if v.is_null() && attr.required && c.phase() == Phase::Publish =>
+            {
+                c.failures.push(required_null(&here, ty, c.creation));
+            }
             AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
                 Ok(value) => input.scalars.push((attr.id, value)),
                 Err(Fail::Rule(f)) => c.failures.push(*f),
@@ -334,7 +539,6 @@ fn parse_object(
                 let list = if cf.repeatable {
                     match v {
                         Value::Array(a) => a.iter().collect(),
-                        Value::Null => Vec::new(),
                         other => {
                             c.failures.push(type_failure(&here, "array", other));
                             continue;
@@ -343,6 +547,10 @@ fn parse_object(
                 } else {
                     match v {
                         Value::Object(_) => vec![v],
+                        Value::Null if attr.required && c.phase() == Phase::Publish => {
+                            c.failures.push(null_component(&here));
+                            continue;
+                        }
                         Value::Null => Vec::new(),
                         other => {
                             c.failures.push(type_failure(&here, "object", other));
@@ -361,13 +569,12 @@ fn parse_object(
                         other => c.failures.push(type_failure(&p, "object", other)),
                     }
                 }
-                c.check_count(cf.max, out.len(), &here, v);
+                c.check_count(attr, out.len(), &here, v);
                 input.components.push((attr.id, out));
             }
-            AttributeKind::DynamicZone(dz) => {
+            AttributeKind::DynamicZone(_) => {
                 let list: Vec<&Value> = match v {
                     Value::Array(a) => a.iter().collect(),
-                    Value::Null => Vec::new(),
                     other => {
                         c.failures.push(type_failure(&here, "array", other));
                         continue;
@@ -420,7 +627,7 @@ fn parse_object(
                         }
                     }
                 }
-                c.check_count(dz.max, out.len(), &here, v);
+                c.check_count(attr, out.len(), &here, v);
                 input.components.push((attr.id, out));
             }
         }
@@ -581,6 +788,19 @@ pub enum Phase {
     Draft,
     /// A published version, or a type without draft and publish.
     Publish,
+}
+
+impl Phase {
+    /// The phase a write's data is checked in: a draft-and-publish type's data makes a
+    /// draft (its published version is checked when it publishes), another's is stored
+    /// as given.
+    pub fn of_data(schema: &Schema) -> Phase {
+        if schema.draft_and_publish {
+            Phase::Draft
+        } else {
+            Phase::Publish
+        }
+    }
 }
 
 fn check_range(
@@ -821,7 +1041,7 @@ pub fn publish_failures(
         let v = match stored {
             StoredValue::Null => {
                 if attr.required {
-                    out.push(required_null(path, ty));
+                    out.push(required_null(path, ty, true));
                 }
                 continue;
             }
@@ -845,24 +1065,35 @@ pub fn publish_failures(
     out
 }
 
-/// yup's message for a required attribute that is null.
+/// yup's failure for a required attribute that is null in a published version (or any
+/// write of a type without draft and publish). Numbers are cast first (`NaN`); the
+/// string types and blocks fail their type; the others fail yup's `notNil` on a
+/// creation (`must be defined.`) and `notNull` on an update (`cannot be null.`).
 /// `path` is the attribute's place in the document (`["pairs", "0", "key"]`).
-pub fn required_null(path: &[String], ty: &ScalarType) -> FieldError {
-    let name = match ty {
-        ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => "number",
-        ScalarType::Boolean => "boolean",
-        ScalarType::Json | ScalarType::Blocks | ScalarType::BigInteger => "mixed",
-        ScalarType::Date | ScalarType::DateTime | ScalarType::Time | ScalarType::Timestamp => {
-            "date"
+pub fn required_null(path: &[String], ty: &ScalarType, creation: bool) -> FieldError {
+    let name = dotted(path);
+    let message = match ty {
+        ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => {
+            format!("{name} must be a `number` type, but the final value was: `NaN`.")
         }
-        _ => "string",
+        ScalarType::Blocks => {
+            format!("{name} must be a `array` type, but the final value was: `null`.")
+        }
+        ScalarType::BigInteger
+        | ScalarType::Boolean
+        | ScalarType::Json
+        | ScalarType::Date
+        | ScalarType::DateTime
+        | ScalarType::Time
+        | ScalarType::Timestamp => match creation {
+            true => format!("{name} must be defined."),
+            false => format!("{name} cannot be null."),
+        },
+        _ => format!("{name} must be a `string` type, but the final value was: `null`."),
     };
     FieldError {
         path: path.to_vec(),
-        message: format!(
-            "{} must be a `{name}` type, but the final value was: `null`.",
-            dotted(path)
-        ),
+        message,
         value: Some(Value::Null),
     }
 }

@@ -113,19 +113,22 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     )?;
     let locale = write_locale(store, req.schema, req.locale)?;
     let shown = shown_data(model, schema, req.data, locale.as_deref());
-    let phase = if schema.draft_and_publish {
-        input::Phase::Draft
-    } else {
-        input::Phase::Publish
-    };
-    let values = input::parse(model, schema, req.data, &shown, phase)?;
+    let phase = input::Phase::of_data(schema);
+    let values = input::parse(
+        model,
+        schema,
+        req.data,
+        &shown,
+        phase,
+        action == Action::Create,
+    )?;
     store.pool().write(|w| {
         w.serialize_writes()?;
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
             .showing(&shown)
             .answer_has_fields(req.answer_has_fields);
         let document_id = match (action, req.document_id) {
-            (Action::Create, _) => doc.create(&values, req.data, locale.as_deref(), req.status)?,
+            (Action::Create, _) => doc.create(&values, locale.as_deref(), req.status)?,
             (Action::Update, Some(id)) => {
                 doc.update(id, &values, req.data, locale.as_deref(), req.status)?;
                 id.to_string()
@@ -136,7 +139,10 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
                         doc.update(&id, &values, req.data, locale.as_deref(), req.status)?;
                         id
                     }
-                    None => doc.create(&values, req.data, locale.as_deref(), req.status)?,
+                    None => {
+                        doc.check_as_creation(req.data)?;
+                        doc.create(&values, locale.as_deref(), req.status)?
+                    }
                 }
             }
         };

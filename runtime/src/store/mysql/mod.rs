@@ -414,7 +414,13 @@ fn statement_error(e: mysql::Error, at: &str) -> StoreError {
                 StoreError::ConnectionLost(format!("MySQL at {at}: {}", m.message))
             }
             // Duplicate key, foreign key, not null and check violations.
-            1062 | 1451 | 1452 | 1048 | 1364 | 3819 | 4025 => {
+            // MariaDB's failed CHECK names the database too (`CONSTRAINT `t.c` failed
+            // for `db`.`t``): the answer keeps the constraint's name only.
+            4025 => {
+                let message = m.message.split(" for `").next().unwrap_or_default();
+                StoreError::Constraint(format!("{message} ({})", m.code))
+            }
+            1062 | 1451 | 1452 | 1048 | 1364 | 3819 => {
                 StoreError::Constraint(format!("{} ({})", m.message, m.code))
             }
             _ => StoreError::Database(format!("{} ({})", m.message, m.code)),
