@@ -43,6 +43,14 @@ pub fn js_number_string(v: f64) -> String {
     if v == v.trunc() && v.abs() < 1e21 {
         return format!("{}", v as i128);
     }
+    // Past 1e21 and below 1e-6, JavaScript writes an exponent (`1e+21`, `1.5e-7`).
+    if v.is_finite() && (v.abs() >= 1e21 || v.abs() < 1e-6) {
+        let e = format!("{v:e}");
+        return match e.split_once('e') {
+            Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
+            _ => e,
+        };
+    }
     format!("{v}")
 }
 

@@ -66,7 +66,7 @@ impl WriteError {
                 let mut o =
                     json!({"path": e.path, "message": e.message, "name": "ValidationError"});
                 if let (Some(v), Some(map)) = (e.value, o.as_object_mut()) {
-                    map.insert("value".into(), v);
+                    map.insert("value".into(), js_numbers(v));
                 }
                 o
             })
@@ -84,5 +84,19 @@ impl WriteError {
             message: message.into(),
             value,
         }])
+    }
+}
+
+/// A value as `JSON.stringify` writes it back: a whole number without a fraction (`7`,
+/// not `7.0`) and a negative zero as `0`, the way Strapi echoes a value it parsed.
+fn js_numbers(v: Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() && x.fract() == 0.0 && x.abs() < 9.0e15 => Value::from(x as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(js_numbers).collect()),
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, x)| (k, js_numbers(x))).collect()),
+        other => other,
     }
 }

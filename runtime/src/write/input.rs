@@ -16,7 +16,7 @@
 //!    So a draft may hold what its publish will refuse (`ext-required-draft`), and a bad
 //!    email next to a bad number in a draft is not reported (`val-several-errors`).
 //!    Dates and times are checked after yup, by the entity manager, with a bare message
-//!    and no `errors` list.
+//!    and no `errors` list. Rich-text blocks are checked node by node ([`super::blocks`]).
 //!
 //! Relation, media and component values are parsed into operations
 //! ([`RelationInput`], [`MediaInput`], [`ComponentInput`]) that `document.rs` applies.
@@ -524,6 +524,7 @@ fn parse_object(
             AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
                 Ok(value) => input.scalars.push((attr.id, value)),
                 Err(Fail::Rule(f)) => c.failures.push(*f),
+                Err(Fail::Rules(f)) => c.failures.extend(f),
                 Err(Fail::Date(m)) => {
                     c.date.get_or_insert(m);
                 }
@@ -680,6 +681,8 @@ pub(super) fn dotted(path: &[String]) -> String {
 
 enum Fail {
     Rule(Box<Failure>),
+    /// Several failures of one value (an enumeration given a list; blocks).
+    Rules(Vec<Failure>),
     Date(String),
 }
 
@@ -734,6 +737,10 @@ fn print_simple(v: &Value, quote_strings: bool) -> Option<String> {
     match v {
         Value::Null => Some("null".into()),
         Value::Bool(b) => Some(b.to_string()),
+        // printValue's `printNumber` keeps the sign of a negative zero.
+        Value::Number(n) if n.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()) => {
+            Some("-0".into())
+        }
         Value::Number(n) => Some(js_number_string(n.as_f64().unwrap_or(f64::NAN))),
         Value::String(s) if quote_strings => Some(format!("\"{s}\"")),
         Value::String(s) => Some(s.clone()),
@@ -761,7 +768,7 @@ fn js_length(s: &str) -> u64 {
     s.encode_utf16().count() as u64
 }
 
-fn js_cast_number(v: &Value) -> Option<f64> {
+pub(super) fn js_cast_number(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => {
@@ -771,11 +778,59 @@ fn js_cast_number(v: &Value) -> Option<f64> {
             }
             crate::query::values::js_number(&t)
         }
+        // yup's fallback, `parseFloat` of the value's text (`[1]` is 1).
+        Value::Array(_) => js_parse_float(&js_text(v)),
         _ => None,
     }
 }
 
-fn number_text(n: &serde_json::Number) -> String {
+/// JavaScript's `String(v)` for the values an array's text is made of.
+fn js_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => number_text(n),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(js_text).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".into(),
+    }
+}
+
+/// JavaScript's `parseFloat`: the longest decimal number at the start of the text, after
+/// leading white space (`None` for NaN and the infinities).
+fn js_parse_float(text: &str) -> Option<f64> {
+    let t = text.trim_start();
+    let b = t.as_bytes();
+    let mut end = 0;
+    let mut best = None;
+    let digits = |from: usize| from + b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        end = 1;
+    }
+    let int_end = digits(end);
+    let mut mantissa_end = int_end;
+    if b.get(int_end) == Some(&b'.') {
+        mantissa_end = digits(int_end + 1);
+    }
+    let has_digits = int_end > end || mantissa_end > int_end + 1;
+    if has_digits {
+        best = Some(mantissa_end);
+        if matches!(b.get(mantissa_end), Some(b'e' | b'E')) {
+            let mut e = mantissa_end + 1;
+            if matches!(b.get(e), Some(b'+' | b'-')) {
+                e += 1;
+            }
+            let e_end = digits(e);
+            if e_end > e {
+                best = Some(e_end);
+            }
+        }
+    }
+    end = best?;
+    t[..end].parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+pub(super) fn number_text(n: &serde_json::Number) -> String {
     js_number_string(n.as_f64().unwrap_or(f64::NAN))
 }
 
@@ -912,27 +967,11 @@ fn scalar(
         | ScalarType::RichText
         | ScalarType::Email
         | ScalarType::Password
-        | ScalarType::Uid { .. }
-        | ScalarType::Enumeration { .. } => {
+        | ScalarType::Uid { .. } => {
             let Value::String(s) = v else {
                 return Err(Fail::Rule(Box::new(type_failure(path, "string", v))));
             };
-            if let ScalarType::Enumeration { values } = ty
-                && !values.iter().any(|x| x == s)
-            {
-                return Err(Fail::Rule(Box::new(FieldError {
-                    path: path.to_vec(),
-                    message: format!(
-                        "{} must be one of the following values: {}, ",
-                        dotted(path),
-                        values.join(", ")
-                    ),
-                    value: Some(v.clone()),
-                })));
-            }
-            if !matches!(ty, ScalarType::Enumeration { .. }) {
-                check_text(attr, ty, s, path, v, phase)?;
-            }
+            check_text(attr, ty, s, path, v, phase)?;
             let publish = phase == Phase::Publish;
             match ty {
                 ScalarType::Email if publish && !s.is_empty() && !is_email(s) => {
@@ -971,20 +1010,24 @@ fn scalar(
             Ok(StoredValue::Real(x))
         }
         ScalarType::BigInteger => {
-            let n = match v {
-                Value::Number(n) => n.as_i64(),
-                Value::String(s) => {
-                    let digits = s.strip_prefix('-').unwrap_or(s);
-                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                        s.parse::<i64>().ok()
-                    } else {
-                        None
-                    }
+            // Strapi's `toBigIntegerString`: an integral number's text, or a string of
+            // digits (trimmed, an optional sign). The error shows the number's text.
+            let (text, shown) = match v {
+                Value::Number(n) if n.as_f64().is_some_and(|x| x.fract() == 0.0) => {
+                    let t = number_text(n);
+                    (Some(t.clone()), Value::String(t))
                 }
-                _ => None,
+                Value::String(s) => (Some(s.trim().to_string()), v.clone()),
+                _ => (None, v.clone()),
             };
-            n.map(StoredValue::Integer)
-                .ok_or_else(|| rule(path, "must be a valid integer".into(), v))
+            text.as_deref()
+                .and_then(|t| {
+                    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                    let valid = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                    valid.then(|| t.strip_prefix('+').unwrap_or(t).parse::<i64>().ok())?
+                })
+                .map(StoredValue::Integer)
+                .ok_or_else(|| rule(path, "must be a valid integer".into(), &shown))
         }
         ScalarType::Boolean => {
             let text = match v {
@@ -1008,11 +1051,60 @@ fn scalar(
             Value::String(s) => StoredValue::Text(s.clone()),
             other => StoredValue::Text(other.to_string()),
         }),
-        // Blocks are not validated; what is not a list or an object is stored as NULL.
-        ScalarType::Blocks => Ok(match v {
-            Value::Array(_) | Value::Object(_) => StoredValue::Text(v.to_string()),
-            _ => StoredValue::Null,
-        }),
+        ScalarType::Enumeration { values } => enumeration(values, v, path),
+        // yup casts what is not a list (nor a string holding one) to null: stored as
+        // NULL, or refused when the attribute is required in a published version.
+        ScalarType::Blocks => match super::blocks::cast_array(v) {
+            Some(nodes) => {
+                let failures = super::blocks::failures(&nodes, path);
+                if !failures.is_empty() {
+                    return Err(Fail::Rules(failures));
+                }
+                Ok(StoredValue::Text(Value::Array(nodes).to_string()))
+            }
+            None if attr.required && phase == Phase::Publish => {
+                Err(Fail::Rule(Box::new(FieldError {
+                    path: path.to_vec(),
+                    message: format!(
+                        "{} must be a `array` type, but the final value was: `null` (cast from the value `{}`).",
+                        dotted(path),
+                        print_value(v, true)
+                    ),
+                    value: Some(Value::Null),
+                })))
+            }
+            None => Ok(StoredValue::Null),
+        },
+    }
+}
+
+/// An enumeration's value, as yup's non-strict `string().oneOf(...)` takes it: a number or
+/// a boolean is cast to its text first; a list or an object fails both the type and the
+/// list of values.
+fn enumeration(values: &[String], v: &Value, path: &[String]) -> Result<StoredValue, Fail> {
+    let text = match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(number_text(n)),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    if let Some(t) = text.as_ref().filter(|t| values.contains(t)) {
+        return Ok(StoredValue::Text(t.clone()));
+    }
+    let not_one = FieldError {
+        path: path.to_vec(),
+        message: format!(
+            "{} must be one of the following values: {}, ",
+            dotted(path),
+            values.join(", ")
+        ),
+        value: Some(text.map_or_else(|| v.clone(), Value::String)),
+    };
+    match v {
+        Value::Array(_) | Value::Object(_) => {
+            Err(Fail::Rules(vec![type_failure(path, "string", v), not_one]))
+        }
+        _ => Err(Fail::Rule(Box::new(not_one))),
     }
 }
 
@@ -1058,8 +1150,10 @@ pub fn publish_failures(
             }
             _ => scalar(attr, ty, &v, path, Phase::Publish),
         };
-        if let Err(Fail::Rule(f)) = checked {
-            out.push(*f);
+        match checked {
+            Err(Fail::Rule(f)) => out.push(*f),
+            Err(Fail::Rules(f)) => out.extend(f),
+            Ok(_) | Err(Fail::Date(_)) => {}
         }
     }
     out
@@ -1116,19 +1210,32 @@ pub fn default_value(attr: &crate::schema::Attribute, default: &Value) -> Option
 use crate::store::import::values::{parse_date, parse_datetime};
 
 /// The entity manager's `parseDate`: a date, or the date of a date-time.
+/// Strapi's `parseDate`: the `yyyy-MM-dd` a string starts with (what follows is dropped,
+/// with a deprecation warning in Strapi), which must be a day of the calendar.
 fn date(v: &Value) -> Result<StoredValue, String> {
     const MESSAGE: &str = "Invalid format, expected yyyy-MM-dd";
     let Value::String(s) = v else {
         return Err(MESSAGE.into());
     };
-    if parse_date(s).is_some() {
-        return Ok(StoredValue::Text(s.clone()));
+    let prefix = s.get(..10).filter(|p| {
+        let b = p.as_bytes();
+        let two = |i: usize| b[i].is_ascii_digit() && b[i + 1].is_ascii_digit();
+        let (month, day) = (&p[5..7], &p[8..10]);
+        b[..4].iter().all(u8::is_ascii_digit)
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && two(5)
+            && two(8)
+            && ("01"..="12").contains(&month)
+            && ("01"..="31").contains(&day)
+    });
+    let Some(prefix) = prefix else {
+        return Err(MESSAGE.into());
+    };
+    match parse_date(prefix) {
+        Some(_) => Ok(StoredValue::Text(prefix.to_string())),
+        None => Err("Invalid date".into()),
     }
-    let ms = parse_datetime(s).ok_or(MESSAGE)?;
-    let iso = crate::query::values::iso_string(ms);
-    Ok(StoredValue::Text(
-        iso.get(..10).unwrap_or_default().to_string(),
-    ))
 }
 
 /// `parseDateTimeOrTimestamp`: epoch milliseconds (a number or its text), or ISO 8601.
@@ -1148,8 +1255,11 @@ fn datetime(v: &Value) -> Result<StoredValue, String> {
 /// `parseTime`: `HH:mm:ss` with up to three fraction digits, stored as `HH:mm:ss.SSS`.
 fn time(v: &Value) -> Result<StoredValue, String> {
     const MESSAGE: &str = "Invalid time format, expected HH:mm:ss.SSS";
-    let Value::String(s) = v else {
-        return Err(MESSAGE.into());
+    let s = match v {
+        Value::String(s) => s,
+        Value::Number(_) => return Err("Expected a string, got a number".into()),
+        Value::Bool(_) => return Err("Expected a string, got a boolean".into()),
+        _ => return Err("Expected a string, got a object".into()),
     };
     let (hms, frac) = match s.split_once('.') {
         Some((a, b)) => (a, Some(b)),

@@ -18,6 +18,7 @@
 //! column refuses (an integer past 32 bits on PostgreSQL and MariaDB, a JSON string in a
 //! JSON column, `\u0000` on PostgreSQL); a body nested deeper than 1000 levels.
 
+mod blocks;
 mod document;
 mod error;
 pub mod input;
