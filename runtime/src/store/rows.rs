@@ -816,6 +816,52 @@ impl<'a> Rows<'a> {
         Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
     }
 
+    /// Whether another document's row of `schema` in `locale` (its published row, in a
+    /// draft-and-publish type) holds `held`: in an attribute, a component whose column
+    /// has a value: Strapi's `unique` inside a component
+    /// (`validateUniqueFieldWithinComponent`, the `…DynamicZoneComponent` query).
+    pub fn component_value_taken(
+        &self,
+        schema: &Schema,
+        held: &HeldValue<'_>,
+        document_id: &str,
+        locale: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let HeldValue {
+            field,
+            component: cs,
+            column,
+            value,
+        } = *held;
+        let Some(cmps) = &schema.layout.cmps_table else {
+            return Ok(false);
+        };
+        let mut items = Sql::select();
+        items
+            .column(alias("id"))
+            .from(alias(&cs.layout.table))
+            .and_where(Expr::col(alias(column)).eq(stored_expr(self.dialect(), value)));
+        let mut holders = Sql::select();
+        holders
+            .column(alias("entity_id"))
+            .from(alias(cmps))
+            .and_where(Expr::col(alias("field")).eq(field))
+            .and_where(Expr::col(alias("component_type")).eq(cs.uid.as_str()))
+            .and_where(Expr::col(alias("cmp_id")).in_subquery(items));
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .and_where(Expr::col(alias("id")).in_subquery(holders))
+            .and_where(Expr::col(alias("document_id")).ne(document_id))
+            .limit(1);
+        if let Some(l) = locale {
+            s.and_where(Expr::col(alias("locale")).eq(l));
+        }
+        if schema.draft_and_publish {
+            s.and_where(Expr::col(alias("published_at")).is_not_null());
+        }
+        Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
+    }
+
     /// Deletes a row of `schema` and everything that hangs off it: its components
     /// (recursively), its link rows on either side of every relation, and its media links.
     /// Link and `_cmps` rows that the database deletes by itself ([`Rows::cascades`]) are
@@ -1112,4 +1158,18 @@ pub fn copied_columns(schema: &Schema) -> Vec<&str> {
         .filter(|c| c.role != ColumnRole::Id)
         .map(|c| c.name.as_str())
         .collect()
+}
+
+/// A value in a component that a document holds in one of its attributes
+/// ([`Rows::component_value_taken`]).
+#[derive(Debug, Clone, Copy)]
+pub struct HeldValue<'a> {
+    /// The document's attribute (the `field` of its `_cmps` rows).
+    pub field: &'a str,
+    /// The component.
+    pub component: &'a Schema,
+    /// The component's column.
+    pub column: &'a str,
+    /// The value.
+    pub value: &'a StoredValue,
 }

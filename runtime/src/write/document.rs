@@ -38,7 +38,7 @@ use crate::schema::{
 };
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
-    ComponentLink, End, LinkRow, MediaLink, Rows, Touching, Version, copied_columns,
+    ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, Touching, Version, copied_columns,
 };
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
@@ -71,6 +71,10 @@ pub struct DocumentWrite<'a> {
     /// links are written. Cleared when a publish starts.
     lookups: RefCell<HashMap<Lookup, Option<i64>>>,
 }
+
+/// A document's component attributes, each with its items: the component and its scalar
+/// values.
+type ComponentValues = (AttrId, Vec<(SchemaId, Vec<(AttrId, StoredValue)>)>);
 
 /// The rows of one version (document and locale) of the written type.
 #[derive(Debug, Clone, Copy)]
@@ -294,6 +298,12 @@ impl<'a> DocumentWrite<'a> {
         let dp = self.schema.draft_and_publish;
         let published_at = (!dp).then_some(self.now);
         self.resolve_targets(self.schema, input, locale)?;
+        if !dp {
+            // A draft-and-publish type checks `unique` when it publishes (two drafts may
+            // share a value: `ext-unique-draft-then-publish`). Checked before the insert,
+            // as Strapi validates first: a refused write takes no id from a sequence.
+            self.check_unique(document_id, locale, input)?;
+        }
         let id = self.insert_entry(
             self.schema,
             document_id,
@@ -302,11 +312,6 @@ impl<'a> DocumentWrite<'a> {
             &inherited.scalars,
             published_at,
         )?;
-        if !dp {
-            // A draft-and-publish type checks `unique` when it publishes (two drafts may
-            // share a value: `ext-unique-draft-then-publish`).
-            self.check_unique(document_id, locale, input)?;
-        }
         let row = WrittenRow {
             inherited: Some(inherited),
             ..self.version_row_of(id, locale)
@@ -401,10 +406,10 @@ impl<'a> DocumentWrite<'a> {
                     values.push(("published_at", StoredValue::Timestamp(self.now)));
                 }
                 self.resolve_targets(self.schema, input, locale)?;
-                self.rows.update(self.table(), id, &values)?;
                 if !dp {
                     self.check_unique(document_id, locale, input)?;
                 }
+                self.rows.update(self.table(), id, &values)?;
                 self.write_parts(&self.version_row_of(id, locale), input, true)?;
                 let version = Versions {
                     draft: id,
@@ -1594,13 +1599,15 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// `unique` for the values given to a type without draft and publish, against other
-    /// documents' rows of the same locale.
+    /// documents' rows of the same locale: its scalars, and those of the components given
+    /// ([`Self::component_unique_failures`]).
     fn check_unique(
         &self,
         document_id: &str,
         locale: Option<&str>,
         input: &Input,
     ) -> Result<(), WriteError> {
+        let mut failures = Vec::new();
         for (a, v) in &input.scalars {
             let Some(attr) = self.schema.attributes.get(a.index()) else {
                 continue;
@@ -1615,10 +1622,141 @@ impl<'a> DocumentWrite<'a> {
                 .rows
                 .value_taken(self.schema, col, v, document_id, locale, true)?
             {
-                return Err(unique_error(attr, v));
+                failures.push(unique_failure(attr, v));
             }
         }
-        Ok(())
+        let given: Vec<ComponentValues> = input
+            .components
+            .iter()
+            .map(|(a, items)| {
+                let items = items
+                    .iter()
+                    .map(|c| (c.schema, c.input.scalars.clone()))
+                    .collect();
+                (*a, items)
+            })
+            .collect();
+        failures.extend(self.component_unique_failures(&given, document_id, locale)?);
+        if failures.is_empty() {
+            return Ok(());
+        }
+        super::input::in_yup_order(self.model, self.schema, &mut failures);
+        Err(WriteError::fields(failures))
+    }
+
+    /// Strapi's `unique` inside the components of the document's own attributes
+    /// (`components`: each attribute's items with their scalar values): a value given
+    /// twice in one list (in a dynamic zone, by items of the same component) fails at each
+    /// place, and so does a value that another document's row in the locale (its
+    /// published row) holds in the same attribute. Empty and null values are not checked.
+    fn component_unique_failures(
+        &self,
+        components: &[ComponentValues],
+        document_id: &str,
+        locale: Option<&str>,
+    ) -> Result<Vec<super::error::FieldError>, WriteError> {
+        let mut out = Vec::new();
+        for (a, items) in components {
+            let Some(attr) = self.schema.attributes.get(a.index()) else {
+                continue;
+            };
+            let (zone, repeatable) = match &attr.kind {
+                AttributeKind::DynamicZone(_) => (true, true),
+                AttributeKind::Component(c) => (false, c.repeatable),
+                _ => continue,
+            };
+            for (i, (cs_id, values)) in items.iter().enumerate() {
+                let cs = self.model.schema(*cs_id);
+                for (ca, v) in values {
+                    let Some(cattr) = cs.attributes.get(ca.index()) else {
+                        continue;
+                    };
+                    let empty = matches!(v, StoredValue::Null)
+                        || matches!(v, StoredValue::Text(t) if t.is_empty());
+                    let Some(col) = cattr.column.as_deref().filter(|_| !empty) else {
+                        continue;
+                    };
+                    if !cattr.is_unique_checked() {
+                        continue;
+                    }
+                    let twice = repeatable
+                        && items
+                            .iter()
+                            .filter(|(other, vals)| {
+                                (!zone || other == cs_id)
+                                    && vals.iter().any(|(x, w)| x == ca && w == v)
+                            })
+                            .count()
+                            > 1;
+                    if twice
+                        || self.rows.component_value_taken(
+                            self.schema,
+                            &HeldValue {
+                                field: &attr.name,
+                                component: cs,
+                                column: col,
+                                value: v,
+                            },
+                            document_id,
+                            locale,
+                        )?
+                    {
+                        let mut path = vec![attr.name.clone()];
+                        path.extend(repeatable.then(|| i.to_string()));
+                        path.push(cattr.name.clone());
+                        out.push(super::error::FieldError {
+                            path,
+                            message: "This attribute must be unique".into(),
+                            value: Some(stored_json(v)),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The scalar values of the components that row `entity` holds in its own attributes,
+    /// for [`Self::component_unique_failures`]: only when one of them has a unique value.
+    fn stored_component_values(&self, entity: i64) -> Result<Vec<ComponentValues>, WriteError> {
+        let unique_inside = |a: &Attribute| {
+            let uids = match &a.kind {
+                AttributeKind::Component(c) => std::slice::from_ref(&c.component),
+                AttributeKind::DynamicZone(z) => z.components.as_slice(),
+                _ => return false,
+            };
+            uids.iter().any(|u| {
+                let cs = self.model.schema(*u);
+                cs.attributes.iter().any(|x| x.is_unique_checked())
+            })
+        };
+        let attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| unique_inside(a))
+            .collect();
+        if attrs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let links = self.rows.components_of(self.schema, entity)?;
+        let mut out = Vec::new();
+        for a in attrs {
+            let mut items = Vec::new();
+            for l in links.iter().filter(|l| l.field == a.name) {
+                let Some(cs) = self.model.by_uid(&l.component_type) else {
+                    continue;
+                };
+                let values = self
+                    .component_values(cs, l.cmp_id)?
+                    .into_iter()
+                    .map(|(x, v)| (x.id, v))
+                    .collect();
+                items.push((cs.id, values));
+            }
+            out.push((a.id, items));
+        }
+        Ok(out)
     }
 
     /// The validation of a published version (Strapi's `isDraft: false`), on the draft
@@ -1665,6 +1803,8 @@ impl<'a> DocumentWrite<'a> {
         }
         let mut inside = Vec::new();
         self.component_failures(self.schema, draft, &[], &mut inside)?;
+        let stored = self.stored_component_values(draft)?;
+        inside.extend(self.component_unique_failures(&stored, document_id, locale)?);
         failures.extend(inside.into_iter().map(|f| (self.place(&f), f)));
         if failures.is_empty() {
             return Ok(());
@@ -1873,10 +2013,6 @@ fn unique_failure(attr: &Attribute, v: &StoredValue) -> super::error::FieldError
         message: "This attribute must be unique".into(),
         value: Some(stored_json(v)),
     }
-}
-
-fn unique_error(attr: &Attribute, v: &StoredValue) -> WriteError {
-    WriteError::fields(vec![unique_failure(attr, v)])
 }
 
 /// The value a new row gets for a scalar attribute: the one given, else the one copied
