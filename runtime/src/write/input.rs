@@ -252,6 +252,9 @@ struct Collected {
     shown: Option<Value>,
     /// The validation the values go through.
     phase: Option<Phase>,
+    /// The message of Strapi's relations check, which runs on the whole data once and
+    /// stops at the first zone item it cannot read (`buildRelationsStore`).
+    relations: Option<&'static str>,
     /// Whether the values make a new row (yup's `notNil` for a required attribute: an
     /// absent one must be defined) rather than update one (`notNull`: absent keeps it).
     creation: bool,
@@ -260,6 +263,13 @@ struct Collected {
 impl Collected {
     fn phase(&self) -> Phase {
         self.phase.unwrap_or(Phase::Draft)
+    }
+
+    /// Records the relations check's failure, if it is the first.
+    fn relations_fail(&mut self, message: Option<&'static str>) {
+        if self.relations.is_none() {
+            self.relations = message;
+        }
     }
 
     /// The fewest and most items of a repeatable component or a dynamic zone (a
@@ -358,6 +368,14 @@ pub fn parse(
     let input = parse_object(model, schema, data, &[], &mut c);
     if !c.failures.is_empty() {
         in_yup_order(model, schema, &mut c.failures);
+        // The relations check is a test of the data itself: its error comes last.
+        if let Some(message) = c.relations {
+            c.failures.push(FieldError {
+                path: Vec::new(),
+                message: message.into(),
+                value: c.shown.clone(),
+            });
+        }
         return Err(WriteError::fields(c.failures));
     }
     if let Some(message) = c.date {
@@ -560,6 +578,7 @@ fn parse_object(
                     }
                 };
                 let mut out = Vec::new();
+                let given = list.len();
                 for (i, item) in list.into_iter().enumerate() {
                     let mut p = here.clone();
                     if cf.repeatable {
@@ -567,10 +586,12 @@ fn parse_object(
                     }
                     match item {
                         Value::Object(o) => out.push(component(model, cs, o, &p, c)),
-                        other => c.failures.push(type_failure(&p, "object", other)),
+                        // yup casts a list's item that is not an object to null.
+                        Value::Null => c.failures.push(type_failure(&p, "object", item)),
+                        other => c.failures.push(cast_to_null_failure(&p, "object", other)),
                     }
                 }
-                c.check_count(attr, out.len(), &here, v);
+                c.check_count(attr, given, &here, v);
                 input.components.push((attr.id, out));
             }
             AttributeKind::DynamicZone(_) => {
@@ -578,15 +599,26 @@ fn parse_object(
                     Value::Array(a) => a.iter().collect(),
                     other => {
                         c.failures.push(type_failure(&here, "array", other));
+                        // The relations check takes the value as a list of one item.
+                        if !other.is_null() {
+                            c.relations_fail(zone_item_relations(other));
+                        }
                         continue;
                     }
                 };
                 let mut out = Vec::new();
+                let given = list.len();
                 for (i, item) in list.into_iter().enumerate() {
                     let mut p = here.clone();
                     p.push(i.to_string());
                     let Value::Object(o) = item else {
-                        c.failures.push(type_failure(&p, "object", item));
+                        // yup casts a zone item that is not an object to null, and the
+                        // relations check then fails on it.
+                        c.failures.push(match item {
+                            Value::Null => type_failure(&p, "object", item),
+                            other => cast_to_null_failure(&p, "object", other),
+                        });
+                        c.relations_fail(Some(INVALID_RELATIONS));
                         continue;
                     };
                     let uid = o.get("__component").and_then(Value::as_str);
@@ -613,22 +645,11 @@ fn parse_object(
                                 message,
                                 value,
                             });
-                            // The relations of a zone item of no known component fail
-                            // too, with their own message (`cmp-invalid`).
-                            let relations_message = if uid.is_none() {
-                                "Cannot build relations store from dynamiczone, component identifier is undefined"
-                            } else {
-                                "Invalid relations"
-                            };
-                            c.failures.push(FieldError {
-                                path: Vec::new(),
-                                message: relations_message.into(),
-                                value: c.shown.clone(),
-                            });
+                            c.relations_fail(zone_item_relations(item));
                         }
                     }
                 }
-                c.check_count(attr, out.len(), &here, v);
+                c.check_count(attr, given, &here, v);
                 input.components.push((attr.id, out));
             }
         }
@@ -636,8 +657,11 @@ fn parse_object(
     input
 }
 
-/// Every component of the project, as Strapi lists them in a zone's `oneOf` message:
-/// by uid, last first (the order its registry ends up in).
+/// Every component of the project, as Strapi lists them in a zone's `oneOf` message: in
+/// the order its registry ends up in, which follows an asynchronous walk of
+/// `components/`. Within a category it is last first (`shared.social-link, …,
+/// shared.faq-item`); the order of the categories was seen to change from one boot of
+/// the same project to the next, so they are taken last first too.
 fn every_component(model: &Model) -> String {
     let mut uids: Vec<&str> = model.components().map(|s| s.uid.as_str()).collect();
     uids.sort_unstable_by(|a, b| b.cmp(a));
@@ -695,6 +719,43 @@ fn type_failure(path: &[String], ty: &str, v: &Value) -> Failure {
             print_value(v, true)
         ),
         value: Some(v.clone()),
+    }
+}
+
+const INVALID_RELATIONS: &str = "Invalid relations";
+
+/// What Strapi's relations check says of a zone item that names no known component
+/// (`None`: it names one): an item without a component (or a falsy one) cannot be
+/// read; another name fails as `Invalid relations`.
+fn zone_item_relations(item: &Value) -> Option<&'static str> {
+    let component = match item {
+        Value::Object(o) => o.get("__component"),
+        _ => None,
+    };
+    match component {
+        None | Some(Value::Null | Value::Bool(false)) => {
+            Some("Cannot build relations store from dynamiczone, component identifier is undefined")
+        }
+        Some(Value::String(s)) if s.is_empty() => {
+            Some("Cannot build relations store from dynamiczone, component identifier is undefined")
+        }
+        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => {
+            Some("Cannot build relations store from dynamiczone, component identifier is undefined")
+        }
+        Some(_) => Some(INVALID_RELATIONS),
+    }
+}
+
+/// yup's type error for a value it cast to null: `… was: `null` (cast from the value …).`
+fn cast_to_null_failure(path: &[String], ty: &str, v: &Value) -> Failure {
+    FieldError {
+        path: path.to_vec(),
+        message: format!(
+            "{} must be a `{ty}` type, but the final value was: `null` (cast from the value `{}`).",
+            dotted(path),
+            print_value(v, true)
+        ),
+        value: Some(Value::Null),
     }
 }
 
@@ -1063,15 +1124,7 @@ fn scalar(
                 Ok(StoredValue::Text(Value::Array(nodes).to_string()))
             }
             None if attr.required && phase == Phase::Publish => {
-                Err(Fail::Rule(Box::new(FieldError {
-                    path: path.to_vec(),
-                    message: format!(
-                        "{} must be a `array` type, but the final value was: `null` (cast from the value `{}`).",
-                        dotted(path),
-                        print_value(v, true)
-                    ),
-                    value: Some(Value::Null),
-                })))
+                Err(Fail::Rule(Box::new(cast_to_null_failure(path, "array", v))))
             }
             None => Ok(StoredValue::Null),
         },

@@ -113,7 +113,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         req.data,
     )?;
     let locale = write_locale(store, req.schema, req.locale)?;
-    let shown = shown_data(model, schema, req.data, locale.as_deref());
+    let shown = shown_data(model, schema, req.data, locale.as_deref(), req.now_ms);
     let phase = input::Phase::of_data(schema);
     let values = input::parse(
         model,
@@ -156,13 +156,14 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
 
 /// The data as Strapi's document service hands it to the entity manager, which some of
 /// its errors show as their `value`: the body's `data`, with every list of components
-/// (repeatable or dynamic zone) present (`[]` when not given), media as `{"set": [{"id"}]}`,
-/// the locale written and `publishedAt` null.
+/// (repeatable or dynamic zone) present (`[]` when not given; a zone's items that are not
+/// objects as null), media as `{"set": [{"id"}]}`, the locale written and `publishedAt`.
 fn shown_data(
     model: &crate::schema::Model,
     schema: &crate::schema::Schema,
     data: &Map<String, Value>,
     locale: Option<&str>,
+    now_ms: i64,
 ) -> Value {
     use crate::schema::AttributeKind;
     let mut out = data.clone();
@@ -173,8 +174,15 @@ fn shown_data(
                     .or_insert_with(|| Value::Array(Vec::new()));
             }
             AttributeKind::DynamicZone(_) => {
-                out.entry(a.name.clone())
+                let zone = out
+                    .entry(a.name.clone())
                     .or_insert_with(|| Value::Array(Vec::new()));
+                // yup casts an item that is not an object to null.
+                if let Value::Array(items) = zone {
+                    for item in items.iter_mut().filter(|i| !i.is_object()) {
+                        *item = Value::Null;
+                    }
+                }
             }
             AttributeKind::Media(_) => {
                 if let Some(v) = out.get_mut(&a.name) {
@@ -199,9 +207,13 @@ fn shown_data(
     if let Some(l) = locale {
         out.insert("locale".into(), Value::String(l.to_string()));
     }
-    if schema.draft_and_publish {
-        out.insert("publishedAt".into(), Value::Null);
-    }
+    // The entity manager sets `publishedAt`: null for a draft, the time of the write for
+    // a type without draft and publish.
+    let published_at = match schema.draft_and_publish {
+        true => Value::Null,
+        false => Value::String(crate::query::values::iso_string(now_ms)),
+    };
+    out.insert("publishedAt".into(), published_at);
     Value::Object(out)
 }
 
