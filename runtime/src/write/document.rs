@@ -1628,6 +1628,10 @@ impl<'a> DocumentWrite<'a> {
         let given: Vec<ComponentValues> = input
             .components
             .iter()
+            .filter(|(a, _)| {
+                let attr = self.schema.attributes.get(a.index());
+                attr.is_some_and(|attr| holds_unique(self.model, attr))
+            })
             .map(|(a, items)| {
                 let items = items
                     .iter()
@@ -1719,22 +1723,11 @@ impl<'a> DocumentWrite<'a> {
     /// The scalar values of the components that row `entity` holds in its own attributes,
     /// for [`Self::component_unique_failures`]: only when one of them has a unique value.
     fn stored_component_values(&self, entity: i64) -> Result<Vec<ComponentValues>, WriteError> {
-        let unique_inside = |a: &Attribute| {
-            let uids = match &a.kind {
-                AttributeKind::Component(c) => std::slice::from_ref(&c.component),
-                AttributeKind::DynamicZone(z) => z.components.as_slice(),
-                _ => return false,
-            };
-            uids.iter().any(|u| {
-                let cs = self.model.schema(*u);
-                cs.attributes.iter().any(|x| x.is_unique_checked())
-            })
-        };
         let attrs: Vec<&Attribute> = self
             .schema
             .attributes
             .iter()
-            .filter(|a| unique_inside(a))
+            .filter(|a| holds_unique(self.model, a))
             .collect();
         if attrs.is_empty() {
             return Ok(Vec::new());
@@ -1965,6 +1958,22 @@ fn has_own_rules(a: &Attribute) -> bool {
         AttributeKind::DynamicZone(z) => z.min.is_some() || z.max.is_some(),
         _ => false,
     }
+}
+
+/// Whether a component that attribute `a` may hold has a unique attribute of its own.
+fn holds_unique(model: &Model, a: &Attribute) -> bool {
+    let uids = match &a.kind {
+        AttributeKind::Component(c) => std::slice::from_ref(&c.component),
+        AttributeKind::DynamicZone(z) => z.components.as_slice(),
+        _ => return false,
+    };
+    uids.iter().any(|u| {
+        model
+            .schema(*u)
+            .attributes
+            .iter()
+            .any(|x| x.is_unique_checked())
+    })
 }
 
 /// Whether a component that attribute `a` may hold has a rule of a published version
