@@ -365,6 +365,11 @@ mod tests {
         assert_eq!(js_number_string(1.4), "1.4");
         assert_eq!(js_number_string((1.7 - 1.0) * 2.0), "1.4");
         assert_eq!(js_number_string(25.0), "25");
+        // JavaScript writes an exponent past 1e21 and below 1e-6.
+        assert_eq!(js_number_string(1e21), "1e+21");
+        assert_eq!(js_number_string(-1.2345e25), "-1.2345e+25");
+        assert_eq!(js_number_string(1.5e-7), "1.5e-7");
+        assert_eq!(js_number_string(0.000001), "0.000001");
     }
 
     #[test]

@@ -1427,7 +1427,23 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn numbers_are_cast_as_yup_casts_them() {
+        // A list is `parseFloat` of its text: `[1, 2]` is "1,2", so 1.
+        assert_eq!(js_cast_number(&json!([1, 2])), Some(1.0));
+        assert_eq!(js_cast_number(&json!([" 3.5e2x"])), Some(350.0));
+        assert_eq!(js_cast_number(&json!([".5"])), Some(0.5));
+        assert_eq!(js_cast_number(&json!(["1e"])), Some(1.0));
+        assert_eq!(js_cast_number(&json!(["-"])), None);
+        assert_eq!(js_cast_number(&json!([])), None);
+        assert_eq!(js_cast_number(&json!([{}])), None);
+        assert_eq!(js_cast_number(&json!(true)), None);
+        assert_eq!(js_cast_number(&json!(" 0x10 ")), Some(16.0));
+    }
+
+    #[test]
     fn values_print_as_yup_prints_them() {
+        assert_eq!(print_value(&json!(-0.0), true), "-0");
+        assert_eq!(print_value(&json!(1e21), true), "1e+21");
         assert_eq!(print_value(&json!(123), true), "123");
         assert_eq!(print_value(&json!("yes"), true), "\"yes\"");
         assert_eq!(
