@@ -15,7 +15,7 @@
 use serde_json::{Map, Value};
 
 use super::error::FieldError;
-use super::input::{dotted, print_value};
+use super::yup::{dotted, js_cast_number, number_text, print_value};
 
 /// What yup checks of one field of a node.
 #[derive(Clone, Copy)]
@@ -272,7 +272,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
         Field::Url => {
             let text = match v {
                 Some(Value::String(s)) => s.clone(),
-                Some(Value::Number(n)) => super::input::number_text(n),
+                Some(Value::Number(n)) => number_text(n),
                 Some(Value::Bool(b)) => b.to_string(),
                 Some(other @ (Value::Null | Value::Array(_) | Value::Object(_))) => {
                     out.push(type_error(path, "string", other, None));
@@ -329,7 +329,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
             Some(v) => {
                 let text = match v {
                     Value::String(s) => Some(s.clone()),
-                    Value::Number(n) => Some(super::input::number_text(n)),
+                    Value::Number(n) => Some(number_text(n)),
                     Value::Bool(b) => Some(b.to_string()),
                     _ => None,
                 };
@@ -444,7 +444,7 @@ pub fn cast_array(v: &Value) -> Option<Vec<Value>> {
 fn cast_bool(v: &Value) -> Option<bool> {
     let text = match v {
         Value::Bool(b) => return Some(*b),
-        Value::Number(n) => super::input::number_text(n),
+        Value::Number(n) => number_text(n),
         Value::String(s) => s.to_ascii_lowercase(),
         _ => return None,
     };
@@ -457,7 +457,7 @@ fn cast_bool(v: &Value) -> Option<bool> {
 
 /// yup's number cast (`NaN` is `None`).
 fn cast_number(v: &Value) -> Option<f64> {
-    super::input::js_cast_number(v)
+    js_cast_number(v)
 }
 
 fn number_type_error(path: &[String], v: &Value) -> FieldError {

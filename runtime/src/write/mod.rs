@@ -23,6 +23,7 @@ mod document;
 mod error;
 pub mod input;
 mod relations;
+mod yup;
 
 use serde_json::{Map, Value};
 

@@ -1,0 +1,175 @@
+//! yup's ways with values, as Strapi's validators meet them: the path text of an error
+//! (`seo.social[0].network`), `printValue` (how a value appears in a message), and the
+//! casts of `number()` (text, lists through `parseFloat`). `input.rs` and `blocks.rs`
+//! both use them.
+
+use serde_json::Value;
+
+use crate::query::values::js_number_string;
+
+/// yup's path text: `seo.social[0].network`.
+pub fn dotted(path: &[String]) -> String {
+    let mut out = String::new();
+    for p in path {
+        if p.bytes().all(|b| b.is_ascii_digit()) && !out.is_empty() {
+            out.push_str(&format!("[{p}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(p);
+        }
+    }
+    out
+}
+
+/// yup's `printValue`: how a value appears in a message.
+pub fn print_value(v: &Value, quote_strings: bool) -> String {
+    match print_simple(v, quote_strings) {
+        Some(s) => s,
+        None => {
+            let replaced = replace_leaves(v, quote_strings);
+            let mut out = Vec::new();
+            let fmt = serde_json::ser::PrettyFormatter::with_indent(b"  ");
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+            let _ = serde::Serialize::serialize(&replaced, &mut ser);
+            String::from_utf8(out).unwrap_or_default()
+        }
+    }
+}
+
+fn print_simple(v: &Value, quote_strings: bool) -> Option<String> {
+    match v {
+        Value::Null => Some("null".into()),
+        Value::Bool(b) => Some(b.to_string()),
+        // printValue's `printNumber` keeps the sign of a negative zero.
+        Value::Number(n) if n.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()) => {
+            Some("-0".into())
+        }
+        Value::Number(n) => Some(js_number_string(n.as_f64().unwrap_or(f64::NAN))),
+        Value::String(s) if quote_strings => Some(format!("\"{s}\"")),
+        Value::String(s) => Some(s.clone()),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+/// `JSON.stringify`'s replacer in `printValue`: every leaf becomes its printed text.
+fn replace_leaves(v: &Value, quote_strings: bool) -> Value {
+    match v {
+        Value::Array(a) => {
+            Value::Array(a.iter().map(|x| replace_leaves(x, quote_strings)).collect())
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), replace_leaves(x, quote_strings)))
+                .collect(),
+        ),
+        leaf => Value::String(print_simple(leaf, quote_strings).unwrap_or_default()),
+    }
+}
+
+/// yup's `number()` cast: a number, the text of one (white space removed; `0x10`, `1e3`),
+/// or a list's text through `parseFloat` (`[1]` is 1); `None` is NaN.
+pub fn js_cast_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            if t.is_empty() {
+                return None;
+            }
+            crate::query::values::js_number(&t)
+        }
+        // yup's fallback, `parseFloat` of the value's text (`[1]` is 1).
+        Value::Array(_) => js_parse_float(&js_text(v)),
+        _ => None,
+    }
+}
+
+/// JavaScript's `String(v)` for the values an array's text is made of.
+fn js_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => number_text(n),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(js_text).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".into(),
+    }
+}
+
+/// JavaScript's `parseFloat`: the longest decimal number at the start of the text, after
+/// leading white space (`None` for NaN and the infinities).
+fn js_parse_float(text: &str) -> Option<f64> {
+    let t = text.trim_start();
+    let b = t.as_bytes();
+    let mut end = 0;
+    let mut best = None;
+    let digits = |from: usize| from + b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        end = 1;
+    }
+    let int_end = digits(end);
+    let mut mantissa_end = int_end;
+    if b.get(int_end) == Some(&b'.') {
+        mantissa_end = digits(int_end + 1);
+    }
+    let has_digits = int_end > end || mantissa_end > int_end + 1;
+    if has_digits {
+        best = Some(mantissa_end);
+        if matches!(b.get(mantissa_end), Some(b'e' | b'E')) {
+            let mut e = mantissa_end + 1;
+            if matches!(b.get(e), Some(b'+' | b'-')) {
+                e += 1;
+            }
+            let e_end = digits(e);
+            if e_end > e {
+                best = Some(e_end);
+            }
+        }
+    }
+    end = best?;
+    t[..end].parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// A JSON number's text as JavaScript's `String(n)` writes it.
+pub fn number_text(n: &serde_json::Number) -> String {
+    js_number_string(n.as_f64().unwrap_or(f64::NAN))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_are_cast_as_yup_casts_them() {
+        // A list is `parseFloat` of its text: `[1, 2]` is "1,2", so 1.
+        assert_eq!(js_cast_number(&json!([1, 2])), Some(1.0));
+        assert_eq!(js_cast_number(&json!([" 3.5e2x"])), Some(350.0));
+        assert_eq!(js_cast_number(&json!([".5"])), Some(0.5));
+        assert_eq!(js_cast_number(&json!(["1e"])), Some(1.0));
+        assert_eq!(js_cast_number(&json!(["-"])), None);
+        assert_eq!(js_cast_number(&json!([])), None);
+        assert_eq!(js_cast_number(&json!([{}])), None);
+        assert_eq!(js_cast_number(&json!(true)), None);
+        assert_eq!(js_cast_number(&json!(" 0x10 ")), Some(16.0));
+    }
+
+    #[test]
+    fn values_print_as_yup_prints_them() {
+        assert_eq!(print_value(&json!(-0.0), true), "-0");
+        assert_eq!(print_value(&json!(1e21), true), "1e+21");
+        assert_eq!(print_value(&json!(123), true), "123");
+        assert_eq!(print_value(&json!("yes"), true), "\"yes\"");
+        assert_eq!(
+            print_value(&json!({"an": "object"}), true),
+            "{\n  \"an\": \"\\\"object\\\"\"\n}"
+        );
+        assert_eq!(
+            print_value(&json!({"question": "x"}), true),
+            "{\n  \"question\": \"\\\"x\\\"\"\n}"
+        );
+    }
+}
