@@ -547,6 +547,9 @@ fn parse_object(
                     c.date.get_or_insert(m);
                 }
             },
+            // `connect`/`disconnect` on media are not taken: the files stay as they are
+            // (Strapi appends a `connect`ed file on an update; see the writes README).
+            AttributeKind::Media(_) if is_media_connect(v) => {}
             AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
             AttributeKind::Relation(_) => {
                 if let Some(r) = relation(v) {
@@ -1224,7 +1227,24 @@ fn file_ref(v: &Value) -> Option<FileRef> {
     }
 }
 
+/// Whether a media value uses the relation syntax's `connect` or `disconnect` (and no
+/// `set`).
+fn is_media_connect(v: &Value) -> bool {
+    matches!(v, Value::Object(o) if !o.contains_key("set")
+        && !o.contains_key("id")
+        && !o.contains_key("documentId")
+        && (o.contains_key("connect") || o.contains_key("disconnect")))
+}
+
+/// A media value: an id, a list of ids or `{id}` objects, or the relation syntax's
+/// `{"set": [...]}` (what Strapi turns a plain value into).
 fn media(v: &Value) -> MediaInput {
+    let v = match v {
+        Value::Object(o) if !o.contains_key("id") && !o.contains_key("documentId") => {
+            o.get("set").unwrap_or(&Value::Null)
+        }
+        other => other,
+    };
     items(v).into_iter().filter_map(file_ref).collect()
 }
 
