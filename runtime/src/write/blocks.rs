@@ -15,7 +15,7 @@
 use serde_json::{Map, Value};
 
 use super::error::FieldError;
-use super::yup::{dotted, js_cast_number, number_text, print_value};
+use super::yup::{Cast, dotted, js_cast_number, number_text, type_error};
 
 /// What yup checks of one field of a node.
 #[derive(Clone, Copy)]
@@ -224,24 +224,6 @@ fn required(path: &[String], value: Option<&Value>) -> FieldError {
     )
 }
 
-/// yup's type error, with the cast part when the value was cast to something else.
-fn type_error(path: &[String], ty: &str, value: &Value, cast: Option<&Value>) -> FieldError {
-    let shown = cast.unwrap_or(value);
-    let mut message = format!(
-        "{} must be a `{ty}` type, but the final value was: `{}`",
-        dotted(path),
-        print_value(shown, true)
-    );
-    match cast {
-        Some(_) => message.push_str(&format!(
-            " (cast from the value `{}`).",
-            print_value(value, true)
-        )),
-        None => message.push('.'),
-    }
-    failure(path, message, Some(shown))
-}
-
 fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<FieldError>) {
     match field {
         Field::Any => {}
@@ -253,7 +235,12 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
             }
             Some(Value::Null) if !req => {}
             Some(Value::Array(_) | Value::Object(_) | Value::Null) => {
-                out.push(type_error(path, "string", v.unwrap_or(&Value::Null), None));
+                out.push(type_error(
+                    path,
+                    "string",
+                    v.unwrap_or(&Value::Null),
+                    Cast::Kept,
+                ));
             }
             Some(Value::String(s)) if s.is_empty() && req => out.push(required(path, v)),
             Some(_) => {}
@@ -261,7 +248,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
         Field::LeafText => match v {
             Some(Value::String(_) | Value::Number(_) | Value::Bool(_)) => {}
             Some(other @ (Value::Null | Value::Array(_) | Value::Object(_))) => {
-                out.push(type_error(path, "string", other, None));
+                out.push(type_error(path, "string", other, Cast::Kept));
             }
             None => out.push(failure(
                 path,
@@ -275,7 +262,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
                 Some(Value::Number(n)) => number_text(n),
                 Some(Value::Bool(b)) => b.to_string(),
                 Some(other @ (Value::Null | Value::Array(_) | Value::Object(_))) => {
-                    out.push(type_error(path, "string", other, None));
+                    out.push(type_error(path, "string", other, Cast::Kept));
                     return;
                 }
                 None => String::new(),
@@ -293,7 +280,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
             if let Some(v) = v
                 && cast_bool(v).is_none()
             {
-                out.push(type_error(path, "boolean", v, None));
+                out.push(type_error(path, "boolean", v, Cast::Kept));
             }
         }
         Field::Number { required: req } => match v {
@@ -334,7 +321,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
                     _ => None,
                 };
                 if text.is_none() {
-                    out.push(type_error(path, "string", v, None));
+                    out.push(type_error(path, "string", v, Cast::Kept));
                 }
                 if !matches!(text.as_deref(), Some("ordered" | "unordered")) {
                     out.push(failure(
@@ -351,7 +338,7 @@ fn check_field(v: Option<&Value>, field: Field, path: &[String], out: &mut Vec<F
         Field::Image => match v {
             None => {}
             Some(o @ Value::Object(_)) => object(o, IMAGE_FIELDS, path, out),
-            Some(other) => out.push(type_error(path, "object", other, None)),
+            Some(other) => out.push(type_error(path, "object", other, Cast::Kept)),
         },
         Field::Children { items, min_message } => {
             children(v, items, min_message, path, out);
@@ -372,7 +359,11 @@ fn children(
         Some(Some(list)) => list,
         Some(None) => {
             let given = v.unwrap_or(&Value::Null);
-            let cast = (!given.is_null()).then_some(&Value::Null);
+            let cast = if given.is_null() {
+                Cast::Kept
+            } else {
+                Cast::Null
+            };
             return out.push(type_error(path, "array", given, cast));
         }
     };
@@ -412,7 +403,7 @@ fn children(
 /// A child that must be a text node (`textNodeValidator`, not chosen by its type).
 fn text_node(child: &Value, path: &[String], out: &mut Vec<FieldError>) {
     let Value::Object(o) = child else {
-        return out.push(type_error(path, "object", child, None));
+        return out.push(type_error(path, "object", child, Cast::Kept));
     };
     let mut at = path.to_vec();
     at.push("type".into());
@@ -461,12 +452,7 @@ fn cast_number(v: &Value) -> Option<f64> {
 }
 
 fn number_type_error(path: &[String], v: &Value) -> FieldError {
-    let nan = Value::String("NaN".into());
-    let mut f = type_error(path, "number", v, Some(&nan));
-    // yup prints NaN bare; the error's value is null (JSON has no NaN).
-    f.message = f.message.replace("`\"NaN\"`", "`NaN`");
-    f.value = Some(Value::Null);
-    f
+    type_error(path, "number", v, Cast::NaN)
 }
 
 /// Strapi's `checkValidLink`: a URL (a path is taken against `https://strapi.io`) whose

@@ -1607,24 +1607,7 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
         input: &Input,
     ) -> Result<(), WriteError> {
-        let mut failures = Vec::new();
-        for (a, v) in &input.scalars {
-            let Some(attr) = self.schema.attributes.get(a.index()) else {
-                continue;
-            };
-            if !attr.is_unique_checked() || *v == StoredValue::Null {
-                continue;
-            }
-            let Some(col) = attr.column.as_deref() else {
-                continue;
-            };
-            if self
-                .rows
-                .value_taken(self.schema, col, v, document_id, locale, true)?
-            {
-                failures.push(unique_failure(attr, v));
-            }
-        }
+        let mut failures = self.scalar_unique_failures(&input.scalars, document_id, locale, &[])?;
         let given: Vec<ComponentValues> = input
             .components
             .iter()
@@ -1648,6 +1631,37 @@ impl<'a> DocumentWrite<'a> {
         Err(WriteError::fields(failures))
     }
 
+    /// `unique` for scalar `values` of the written type, against other documents' rows
+    /// in the locale (their published rows, in a draft-and-publish type); null values and
+    /// the attributes named in `skipped` are not checked.
+    fn scalar_unique_failures(
+        &self,
+        values: &[(AttrId, StoredValue)],
+        document_id: &str,
+        locale: Option<&str>,
+        skipped: &[&str],
+    ) -> Result<Vec<super::error::FieldError>, WriteError> {
+        let mut out = Vec::new();
+        for (a, v) in values {
+            let Some(attr) = self.schema.attributes.get(a.index()) else {
+                continue;
+            };
+            let Some(col) = attr.column.as_deref() else {
+                continue;
+            };
+            if attr.is_unique_checked()
+                && *v != StoredValue::Null
+                && !skipped.contains(&attr.name.as_str())
+                && self
+                    .rows
+                    .value_taken(self.schema, col, v, document_id, locale, true)?
+            {
+                out.push(unique_failure(attr, v));
+            }
+        }
+        Ok(out)
+    }
+
     /// Strapi's `unique` inside the components of the document's own attributes
     /// (`components`: each attribute's items with their scalar values): a value given
     /// twice in one list (in a dynamic zone, by items of the same component) fails at each
@@ -1669,6 +1683,16 @@ impl<'a> DocumentWrite<'a> {
                 AttributeKind::Component(c) => (false, c.repeatable),
                 _ => continue,
             };
+            // How often each (component in a zone, attribute, value) is given in the list.
+            let key = |cs: SchemaId, a: AttrId, v: &StoredValue| {
+                (zone.then_some(cs), a, stored_json(v).to_string())
+            };
+            let mut given: HashMap<_, usize> = HashMap::new();
+            for (cs_id, values) in items {
+                for (ca, v) in values {
+                    *given.entry(key(*cs_id, *ca, v)).or_default() += 1;
+                }
+            }
             for (i, (cs_id, values)) in items.iter().enumerate() {
                 let cs = self.model.schema(*cs_id);
                 for (ca, v) in values {
@@ -1683,15 +1707,8 @@ impl<'a> DocumentWrite<'a> {
                     if !cattr.is_unique_checked() {
                         continue;
                     }
-                    let twice = repeatable
-                        && items
-                            .iter()
-                            .filter(|(other, vals)| {
-                                (!zone || other == cs_id)
-                                    && vals.iter().any(|(x, w)| x == ca && w == v)
-                            })
-                            .count()
-                            > 1;
+                    let twice =
+                        repeatable && given.get(&key(*cs_id, *ca, v)).is_some_and(|n| *n > 1);
                     if twice
                         || self.rows.component_value_taken(
                             self.schema,
@@ -1772,37 +1789,20 @@ impl<'a> DocumentWrite<'a> {
         let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
         let stored = self.rows.values(self.table(), draft, &columns)?;
         let values: Vec<(AttrId, StoredValue)> = attrs.iter().map(|a| a.id).zip(stored).collect();
-        let mut failures: Vec<(usize, super::error::FieldError)> =
-            super::input::publish_failures(self.schema, &values, &[])
-                .into_iter()
-                .map(|f| (self.place(&f), f))
-                .collect();
-        for (id, v) in &values {
-            let Some(attr) = self.schema.attributes.get(id.index()) else {
-                continue;
-            };
-            let Some(col) = attr.column.as_deref() else {
-                continue;
-            };
-            if attr.is_unique_checked()
-                && *v != StoredValue::Null
-                && !failures.iter().any(|(p, _)| *p == id.index())
-                && self
-                    .rows
-                    .value_taken(self.schema, col, v, document_id, locale, true)?
-            {
-                failures.push((id.index(), unique_failure(attr, v)));
-            }
-        }
-        let mut inside = Vec::new();
-        self.component_failures(self.schema, draft, &[], &mut inside)?;
+        let mut failures = super::input::publish_failures(self.schema, &values, &[]);
+        // An attribute that already fails is not also checked for `unique`.
+        let failing: Vec<&str> = failures
+            .iter()
+            .filter_map(|f| f.path.first().map(String::as_str))
+            .collect();
+        let unique = self.scalar_unique_failures(&values, document_id, locale, &failing)?;
+        failures.extend(unique);
+        self.component_failures(self.schema, draft, &[], &mut failures)?;
         let stored = self.stored_component_values(draft)?;
-        inside.extend(self.component_unique_failures(&stored, document_id, locale)?);
-        failures.extend(inside.into_iter().map(|f| (self.place(&f), f)));
+        failures.extend(self.component_unique_failures(&stored, document_id, locale)?);
         if failures.is_empty() {
             return Ok(());
         }
-        let mut failures: Vec<_> = failures.into_iter().map(|(_, f)| f).collect();
         super::input::in_yup_order(self.model, self.schema, &mut failures);
         Err(WriteError::fields(failures))
     }
@@ -1862,14 +1862,6 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         Ok(())
-    }
-
-    /// The place in schema order of the attribute a failure names.
-    fn place(&self, f: &super::error::FieldError) -> usize {
-        f.path
-            .first()
-            .and_then(|name| self.schema.attribute_id(name))
-            .map_or(usize::MAX, |a| a.index())
     }
 
     /// The stored items of a list, as Strapi's errors show them: each with its id (and

@@ -24,7 +24,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{FieldError, WriteError};
-use super::yup::{dotted, js_cast_number, number_text, print_value};
+use super::yup::{Cast, dotted, js_cast_number, number_text, type_error};
 use crate::query::Permissions;
 use crate::schema::{AttrId, Attribute, AttributeKind, Model, ScalarType, Schema, SchemaId};
 use crate::store::seam::StoredValue;
@@ -698,15 +698,7 @@ enum Fail {
 }
 
 fn type_failure(path: &[String], ty: &str, v: &Value) -> Failure {
-    FieldError {
-        path: path.to_vec(),
-        message: format!(
-            "{} must be a `{ty}` type, but the final value was: `{}`.",
-            dotted(path),
-            print_value(v, true)
-        ),
-        value: Some(v.clone()),
-    }
+    type_error(path, ty, v, Cast::Kept)
 }
 
 const INVALID_RELATIONS: &str = "Invalid relations";
@@ -735,27 +727,11 @@ fn zone_item_relations(item: &Value) -> Option<&'static str> {
 
 /// yup's type error for a value it cast to null: `… was: `null` (cast from the value …).`
 fn cast_to_null_failure(path: &[String], ty: &str, v: &Value) -> Failure {
-    FieldError {
-        path: path.to_vec(),
-        message: format!(
-            "{} must be a `{ty}` type, but the final value was: `null` (cast from the value `{}`).",
-            dotted(path),
-            print_value(v, true)
-        ),
-        value: Some(Value::Null),
-    }
+    type_error(path, ty, v, Cast::Null)
 }
 
 fn cast_failure(path: &[String], v: &Value) -> Fail {
-    Fail::Rule(Box::new(FieldError {
-        path: path.to_vec(),
-        message: format!(
-            "{} must be a `number` type, but the final value was: `NaN` (cast from the value `{}`).",
-            dotted(path),
-            print_value(v, true)
-        ),
-        value: Some(Value::Null),
-    }))
+    Fail::Rule(Box::new(type_error(path, "number", v, Cast::NaN)))
 }
 
 fn rule(path: &[String], message: String, v: &Value) -> Fail {

@@ -5,7 +5,49 @@
 
 use serde_json::Value;
 
+use super::error::FieldError;
 use crate::query::values::js_number_string;
+
+/// What yup's cast made of a value before its type check failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cast {
+    /// The value as given.
+    Kept,
+    /// Cast to null (a list's item that is not an object, a list that is not one).
+    Null,
+    /// Cast to `NaN` (a number that is not one).
+    NaN,
+}
+
+/// yup's type error: ``<path> must be a `<ty>` type, but the final value was: `…`.``,
+/// with ``(cast from the value `…`)`` when the cast changed the value. The error's value
+/// is the final one (null for `NaN`, which JSON lacks).
+pub fn type_error(path: &[String], ty: &str, original: &Value, cast: Cast) -> FieldError {
+    let final_text = match cast {
+        Cast::Kept => print_value(original, true),
+        Cast::Null => "null".into(),
+        Cast::NaN => "NaN".into(),
+    };
+    let mut message = format!(
+        "{} must be a `{ty}` type, but the final value was: `{final_text}`",
+        dotted(path)
+    );
+    match cast {
+        Cast::Kept => message.push('.'),
+        Cast::Null | Cast::NaN => message.push_str(&format!(
+            " (cast from the value `{}`).",
+            print_value(original, true)
+        )),
+    }
+    FieldError {
+        path: path.to_vec(),
+        message,
+        value: Some(match cast {
+            Cast::Kept => original.clone(),
+            Cast::Null | Cast::NaN => Value::Null,
+        }),
+    }
+}
 
 /// yup's path text: `seo.social[0].network`.
 pub fn dotted(path: &[String]) -> String {
