@@ -591,6 +591,47 @@ impl<'a> Rows<'a> {
         Ok(())
     }
 
+    /// Detaches `files` from media attribute `field` of row `id` (those attached).
+    pub fn delete_media_files(
+        &self,
+        schema: &Schema,
+        id: i64,
+        field: &str,
+        files: &[i64],
+    ) -> Result<(), StoreError> {
+        let Some(m) = self.media_table_of(schema) else {
+            return Ok(());
+        };
+        if files.is_empty() {
+            return Ok(());
+        }
+        let mut del = Sql::delete();
+        del.from_table(alias(&m.table))
+            .and_where(Expr::col(alias(&m.id_column)).eq(id))
+            .and_where(Expr::col(alias(&m.type_column)).eq(schema.uid.as_str()))
+            .and_where(Expr::col(alias("field")).eq(field))
+            .and_where(Expr::col(alias(&m.owner_column)).is_in(files.iter().copied()));
+        self.run(Change::Delete(&del))?;
+        Ok(())
+    }
+
+    /// The largest `order` of the files attached to row `id`, over all its media
+    /// attributes (0 when it has none): where Strapi's `connect` starts.
+    pub fn max_media_order(&self, schema: &Schema, id: i64) -> Result<f64, StoreError> {
+        let Some(m) = self.media_table_of(schema) else {
+            return Ok(0.0);
+        };
+        let mut s = self.select_from(&m.table);
+        s.expr(Expr::col(alias("order")).max())
+            .and_where(Expr::col(alias(&m.id_column)).eq(id))
+            .and_where(Expr::col(alias(&m.type_column)).eq(schema.uid.as_str()));
+        Ok(query_map(self.w, &s, |r| opt_f64(r, 0))?
+            .into_iter()
+            .flatten()
+            .next()
+            .unwrap_or(0.0))
+    }
+
     /// Every link table that holds rows of `schema`, with the end that holds them: the
     /// relations it owns, and those of other schemas (and its own) that target it.
     pub fn touching(&self, schema: SchemaId) -> Vec<Touching<'a>> {
@@ -964,10 +1005,35 @@ impl<'a> Rows<'a> {
             self.insert_component_link(schema, new, c)?;
         }
         self.copy_owned_links(schema, id, new, target_row)?;
-        for m in self.media_of(schema, id)? {
-            self.insert_media(schema, new, &m)?;
-        }
+        self.copy_media(schema, id, new)?;
         Ok(new)
+    }
+
+    /// Attaches row `id`'s files to row `new` as Strapi re-creates them from the loaded
+    /// entry: each media attribute's files in order, numbered 1..n, and a single media
+    /// attribute only its first (one that `connect` gave a second keeps that one).
+    pub fn copy_media(&self, schema: &Schema, id: i64, new: i64) -> Result<(), StoreError> {
+        let mut field = String::new();
+        let mut order = 0.0;
+        for m in self.media_of(schema, id)? {
+            if m.field != field {
+                field.clone_from(&m.field);
+                order = 0.0;
+            }
+            let multiple = schema.attributes.iter().any(|a| {
+                a.name == m.field && matches!(&a.kind, AttributeKind::Media(f) if f.multiple)
+            });
+            if order > 0.0 && !multiple {
+                continue;
+            }
+            order += 1.0;
+            let link = MediaLink {
+                order: Some(order),
+                ..m
+            };
+            self.insert_media(schema, new, &link)?;
+        }
+        Ok(())
     }
 
     /// Copies the components of row `id` (recursively); returns the `_cmps` rows the

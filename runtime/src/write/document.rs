@@ -29,7 +29,8 @@ use serde_json::{Map, Value};
 use super::WriteStatus;
 use super::error::WriteError;
 use super::input::{
-    ComponentInput, FileRef, FileRefKey, Input, Position, RelationInput, RelationRef,
+    ComponentInput, FileRef, FileRefKey, Input, MediaChange, Position, RelationInput, RelationRef,
+    last_of_to_one, mapped_relation, written_entries,
 };
 use super::relations;
 use crate::schema::{
@@ -216,9 +217,29 @@ fn column(schema: &Schema, attr: AttrId) -> Option<&str> {
         .and_then(|a| a.column.as_deref())
 }
 
+/// Row ids a write names that no row has, by target type, in the order the types are
+/// first named: what Strapi's `checkRelationsExist` counts (each id once).
+#[derive(Debug, Default)]
+struct MissingRows(Vec<(String, Vec<String>)>);
+
+impl MissingRows {
+    fn add(&mut self, uid: &str, id: String) {
+        match self.0.iter_mut().find(|(u, _)| u == uid) {
+            Some((_, ids)) if ids.contains(&id) => {}
+            Some((_, ids)) => ids.push(id),
+            None => self.0.push((uid.to_string(), vec![id])),
+        }
+    }
+
+    /// The first type with rows missing, and how many.
+    fn first(&self) -> Option<(&str, usize)> {
+        self.0.first().map(|(uid, ids)| (uid.as_str(), ids.len()))
+    }
+}
+
 fn not_found_relation(key: &FileRefKey) -> WriteError {
     let id = match key {
-        FileRefKey::DocumentId(d) => d.clone(),
+        FileRefKey::DocumentId(d) | FileRefKey::NoRow(d) => d.clone(),
         FileRefKey::Id(i) => i.to_string(),
     };
     WriteError::bare(format!(
@@ -761,9 +782,7 @@ impl<'a> DocumentWrite<'a> {
             self.rows.insert_component_link(self.schema, new, c)?;
         }
         self.publish_links(document_id, draft, new, &carried)?;
-        for m in self.rows.media_of(self.schema, draft)? {
-            self.rows.insert_media(self.schema, new, &m)?;
-        }
+        self.rows.copy_media(self.schema, draft, new)?;
         Ok(new)
     }
 
@@ -1039,6 +1058,13 @@ impl<'a> DocumentWrite<'a> {
             };
             self.write_media(schema, id, a, &ids, replace)?;
         }
+        if replace {
+            for (attr, change) in &input.media_changes {
+                if let Some(a) = schema.attributes.get(attr.index()) {
+                    self.change_media(schema, id, a, change)?;
+                }
+            }
+        }
         for (attr, change) in &input.relations {
             let Some(a) = schema.attributes.get(attr.index()) else {
                 continue;
@@ -1132,6 +1158,41 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
+    /// A media attribute's `connect` and `disconnect` on existing row `id`, as Strapi's
+    /// entity manager runs them (`updateRelations`, morph relations): the files named in
+    /// either are detached, then those connected attached after the row's last file, of
+    /// any of its media attributes.
+    fn change_media(
+        &self,
+        schema: &Schema,
+        id: i64,
+        a: &Attribute,
+        change: &MediaChange,
+    ) -> Result<(), WriteError> {
+        let connect = self.file_ids(&change.connect)?;
+        let mut detached = connect.clone();
+        if let Some(file) = self.model.upload_file() {
+            for f in &change.disconnect {
+                detached.extend(self.file_row(file, f)?);
+            }
+        }
+        self.rows
+            .delete_media_files(schema, id, &a.name, &detached)?;
+        if connect.is_empty() {
+            return Ok(());
+        }
+        let start = self.rows.max_media_order(schema, id)?;
+        for (i, file_id) in connect.iter().enumerate() {
+            let link = MediaLink {
+                file_id: *file_id,
+                field: a.name.clone(),
+                order: Some(start + (i + 1) as f64),
+            };
+            self.rows.insert_media(schema, id, &link)?;
+        }
+        Ok(())
+    }
+
     /// The items of one list, made as Strapi makes them: side by side
     /// ([`Rows::in_strapi_order`]). Their row ids, in list order.
     fn create_items(&self, items: &[ComponentInput]) -> Result<Vec<i64>, WriteError> {
@@ -1189,6 +1250,7 @@ impl<'a> DocumentWrite<'a> {
             scalars: Vec::new(),
             components: Vec::new(),
             media: item.input.media.clone(),
+            media_changes: Vec::new(),
             relations: item.input.relations.clone(),
         };
         self.write_parts(&WrittenRow::component(cs, id), &rest, false)?;
@@ -1336,15 +1398,51 @@ impl<'a> DocumentWrite<'a> {
 
     /// Checks that every file and relation target the input names exists, before any row
     /// is written, as Strapi's document service resolves them before it creates or
-    /// updates (a refused write then takes no id from a sequence).
+    /// updates (a refused write then takes no id from a sequence). documentIds first: the
+    /// first that names nothing fails (`Document with id … not found`, Strapi's
+    /// transform). Then the row ids given: the first type some of them do not exist in
+    /// fails with their count (the entity validator's `checkRelationsExist`).
     fn resolve_targets(
         &self,
         schema: &Schema,
         input: &Input,
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
-        for (_, files) in &input.media {
-            self.file_ids(files)?;
+        let mut missing = MissingRows::default();
+        self.look_up_targets(schema, input, locale, &mut missing)?;
+        match missing.first() {
+            None => Ok(()),
+            Some((uid, count)) => Err(WriteError::field(
+                &[],
+                format!(
+                    "{count} relation(s) of type {uid} associated with this entity do not exist"
+                ),
+                self.shown_with_row_ids(schema, locale),
+            )),
+        }
+    }
+
+    /// [`Self::resolve_targets`]' walk: the files, the relations (what a write takes of
+    /// them: a to-one's last entry, the entries connected), then each component's.
+    fn look_up_targets(
+        &self,
+        schema: &Schema,
+        input: &Input,
+        locale: Option<&str>,
+        missing: &mut MissingRows,
+    ) -> Result<(), WriteError> {
+        if let Some(file) = self.model.upload_file() {
+            let connected = input.media_changes.iter().map(|(_, c)| &c.connect);
+            for files in input.media.iter().map(|(_, f)| f).chain(connected) {
+                for f in files {
+                    if self.file_row(file, f)?.is_none() {
+                        match f {
+                            FileRef::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
+                            FileRef::DocumentId(d) => missing.add(file.uid.as_str(), d.clone()),
+                        }
+                    }
+                }
+            }
         }
         for (attr, change) in &input.relations {
             let Some(AttributeKind::Relation(r)) =
@@ -1355,23 +1453,72 @@ impl<'a> DocumentWrite<'a> {
             let Some(target) = r.target.map(|t| self.model.schema(t)) else {
                 continue;
             };
-            let entries: Vec<&RelationRef> = match change {
-                RelationInput::Set(list) => list.iter().collect(),
-                // Disconnecting what does not exist is no error.
-                RelationInput::Change { connect, .. } => connect.iter().collect(),
-            };
-            for e in entries {
-                self.target_rows(schema, target, e, locale)?;
+            let uid = target.uid.as_str();
+            for e in written_entries(r.kind.is_to_many(), change) {
+                match &e.key {
+                    FileRefKey::DocumentId(_) => {
+                        self.target_rows(schema, target, e, locale)?;
+                    }
+                    FileRefKey::Id(id) => {
+                        if self.row_if_exists(target, *id)?.is_none() {
+                            missing.add(uid, id.to_string());
+                        }
+                    }
+                    FileRefKey::NoRow(text) => missing.add(uid, text.clone()),
+                }
             }
         }
         for (_, items) in &input.components {
             for item in items {
                 // A component's relations are resolved without a locale of their own, as
                 // `write_relation` resolves them for the component's row.
-                self.resolve_targets(self.model.schema(item.schema), &item.input, None)?;
+                let cs = self.model.schema(item.schema);
+                self.look_up_targets(cs, &item.input, None, missing)?;
             }
         }
         Ok(())
+    }
+
+    /// The request's data as the relations-exist error shows it: each relation of
+    /// `schema` as Strapi's transform hands it on ([`mapped_relation`]), its documentIds
+    /// as the rows they name.
+    fn shown_with_row_ids(&self, schema: &Schema, locale: Option<&str>) -> Option<Value> {
+        let mut shown = self.shown?.clone();
+        if let Value::Object(data) = &mut shown {
+            for a in &schema.attributes {
+                let AttributeKind::Relation(r) = &a.kind else {
+                    continue;
+                };
+                let (Some(target), Some(v)) = (r.target, data.get_mut(&a.name)) else {
+                    continue;
+                };
+                let target = self.model.schema(target);
+                let mut rows = |document_id: &str| {
+                    let entry = RelationRef {
+                        key: FileRefKey::DocumentId(document_id.to_string()),
+                        locale: None,
+                        status: None,
+                        position: None,
+                    };
+                    self.target_rows(schema, target, &entry, locale)
+                        .unwrap_or_default()
+                };
+                let kept = match r.kind.is_to_many() {
+                    true => v.clone(),
+                    false => last_of_to_one(v),
+                };
+                *v = mapped_relation(&kept, &mut rows);
+            }
+        }
+        Some(shown)
+    }
+
+    /// The row of a file, if it exists.
+    fn file_row(&self, file: &Schema, f: &FileRef) -> Result<Option<i64>, StoreError> {
+        match f {
+            FileRef::Id(id) => self.row_if_exists(file, *id),
+            FileRef::DocumentId(d) => self.version_row(file, d, None, false),
+        }
     }
 
     /// The row ids of the files named, or Strapi's 400 for those that do not exist.
@@ -1382,11 +1529,7 @@ impl<'a> DocumentWrite<'a> {
         let mut out = Vec::new();
         let mut missing = 0;
         for f in files {
-            let id = match f {
-                FileRef::Id(id) => self.row_if_exists(file, *id)?,
-                FileRef::DocumentId(d) => self.version_row(file, d, None, false)?,
-            };
-            match id {
+            match self.file_row(file, f)? {
                 Some(id) if !out.contains(&id) => out.push(id),
                 Some(_) => {}
                 None => missing += 1,
@@ -1425,6 +1568,7 @@ impl<'a> DocumentWrite<'a> {
                     None => Err(not_found_relation(&entry.key)),
                 };
             }
+            FileRefKey::NoRow(_) => return Err(not_found_relation(&entry.key)),
             FileRefKey::DocumentId(doc) => doc,
         };
         let wanted = if target.localized {
@@ -1516,17 +1660,9 @@ impl<'a> DocumentWrite<'a> {
             return Ok(());
         };
         let resolved = match change {
-            RelationInput::Set(entries) => {
-                // A to-one given several entries keeps the last (`xto-one.js`).
-                let entries = if r.kind.is_to_many() {
-                    entries.as_slice()
-                } else {
-                    entries
-                        .get(entries.len().saturating_sub(1)..)
-                        .unwrap_or_default()
-                };
+            RelationInput::Set(_) => {
                 let mut ids = Vec::new();
-                for e in entries {
+                for e in written_entries(r.kind.is_to_many(), change) {
                     for row in self.target_rows(schema, target, e, locale)? {
                         ids.push((row, None));
                     }
@@ -1593,7 +1729,7 @@ impl<'a> DocumentWrite<'a> {
             Err(e @ WriteError::Store(_)) => Err(e),
             Err(_) => match key {
                 FileRefKey::Id(i) => Ok(*i),
-                FileRefKey::DocumentId(_) => Err(not_found_relation(key)),
+                FileRefKey::DocumentId(_) | FileRefKey::NoRow(_) => Err(not_found_relation(key)),
             },
         }
     }

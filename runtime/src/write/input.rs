@@ -36,6 +36,9 @@ pub struct Input {
     pub scalars: Vec<(AttrId, StoredValue)>,
     /// Media attributes given: the files, in order (empty clears).
     pub media: Vec<(AttrId, MediaInput)>,
+    /// Media attributes given the relation syntax's `connect` or `disconnect` (no `set`):
+    /// an update attaches and detaches those files only; a creation ignores them.
+    pub media_changes: Vec<(AttrId, MediaChange)>,
     /// Component and dynamic-zone attributes given: the instances, in order (empty
     /// clears).
     pub components: Vec<(AttrId, Vec<ComponentInput>)>,
@@ -48,6 +51,7 @@ impl Input {
     pub fn has(&self, id: AttrId) -> bool {
         self.scalars.iter().any(|(a, _)| *a == id)
             || self.media.iter().any(|(a, _)| *a == id)
+            || self.media_changes.iter().any(|(a, _)| *a == id)
             || self.components.iter().any(|(a, _)| *a == id)
             || self.relations.iter().any(|(a, _)| *a == id)
     }
@@ -64,6 +68,15 @@ pub enum FileRef {
 
 /// The files of a media attribute, in order.
 pub type MediaInput = Vec<FileRef>;
+
+/// A media attribute's `{"connect": [...], "disconnect": [...]}`.
+#[derive(Debug, Clone, Default)]
+pub struct MediaChange {
+    /// Files to attach after the row's others.
+    pub connect: Vec<FileRef>,
+    /// Files to detach.
+    pub disconnect: Vec<FileRef>,
+}
 
 /// One component instance of a write.
 #[derive(Debug)]
@@ -96,6 +109,10 @@ pub enum FileRefKey {
     Id(i64),
     /// A documentId.
     DocumentId(String),
+    /// A row id that no row can have, as it was given: a string that JavaScript's
+    /// `parseInt` reads as a number but an integer column does not (`"12abc"`), or a
+    /// number that is not an integer. Strapi takes it as an id, and it names nothing.
+    NoRow(String),
 }
 
 /// Where `connect` puts an entry.
@@ -547,9 +564,18 @@ fn parse_object(
                     c.date.get_or_insert(m);
                 }
             },
-            // `connect`/`disconnect` on media are not taken: the files stay as they are
-            // (Strapi appends a `connect`ed file on an update; see the writes README).
-            AttributeKind::Media(_) if is_media_connect(v) => {}
+            AttributeKind::Media(_) if is_media_connect(v) => {
+                let files = |key: &str| {
+                    v.get(key)
+                        .map(|l| items(l).into_iter().filter_map(file_ref).collect())
+                        .unwrap_or_default()
+                };
+                let change = MediaChange {
+                    connect: files("connect"),
+                    disconnect: files("disconnect"),
+                };
+                input.media_changes.push((attr.id, change));
+            }
             AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
             AttributeKind::Relation(_) => {
                 if let Some(r) = relation(v) {
@@ -1224,7 +1250,41 @@ fn media(v: &Value) -> MediaInput {
     items(v).into_iter().filter_map(file_ref).collect()
 }
 
+/// How a shorthand value names a relation entry, as Strapi's `mapRelation` reads it
+/// (`transform/relations/utils/map-relation.js`): a number, or a string that JavaScript's
+/// `parseInt(value, 10)` reads as one (`isNumeric`), is a row id; any other string is a
+/// documentId. The documentIds Strapi makes (cuid2) start with a letter, so they never
+/// read as numbers.
 fn relation_key(v: &Value) -> Option<FileRefKey> {
+    match v {
+        Value::Number(_) => row_id_key(v),
+        Value::String(s) if crate::write::yup::js_parse_int_reads(s) => row_id_key(v),
+        Value::String(s) => Some(FileRefKey::DocumentId(s.clone())),
+        _ => None,
+    }
+}
+
+/// A value given as a row id (a shorthand number, or a longhand's `id`), as an integer
+/// column compares with it: an integer, or a string holding one (spaces around it
+/// aside). Any other string or number names no row; other JSON names nothing at all.
+fn row_id_key(v: &Value) -> Option<FileRefKey> {
+    let text = match v {
+        Value::Number(n) => match n.as_i64() {
+            Some(id) => return Some(FileRefKey::Id(id)),
+            None => n.to_string(),
+        },
+        Value::String(s) => match s.trim().parse::<i64>() {
+            Ok(id) => return Some(FileRefKey::Id(id)),
+            Err(_) => s.clone(),
+        },
+        _ => return None,
+    };
+    Some(FileRefKey::NoRow(text))
+}
+
+/// A position's `before` or `after`: Strapi looks a string up as a documentId, whatever
+/// it holds.
+fn anchor_key(v: &Value) -> Option<FileRefKey> {
     match v {
         Value::Number(n) => n.as_i64().map(FileRefKey::Id),
         Value::String(s) => Some(FileRefKey::DocumentId(s.clone())),
@@ -1235,16 +1295,19 @@ fn relation_key(v: &Value) -> Option<FileRefKey> {
 fn relation_ref(v: &Value) -> Option<RelationRef> {
     match v {
         Value::Object(o) => {
-            let key = o
-                .get("documentId")
-                .and_then(relation_key)
-                .or_else(|| o.get("id").and_then(relation_key))?;
+            // A truthy `documentId` wins over `id`, as in Strapi's transform.
+            let document_id = match o.get("documentId") {
+                Some(Value::String(d)) if !d.is_empty() => Some(FileRefKey::DocumentId(d.clone())),
+                Some(Value::Number(n)) => Some(FileRefKey::DocumentId(n.to_string())),
+                _ => None,
+            };
+            let key = document_id.or_else(|| o.get("id").and_then(row_id_key))?;
             let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
             let position = o.get("position").and_then(|p| {
                 let p = p.as_object()?;
-                if let Some(k) = p.get("before").and_then(relation_key) {
+                if let Some(k) = p.get("before").and_then(anchor_key) {
                     Some(Position::Before(k))
-                } else if let Some(k) = p.get("after").and_then(relation_key) {
+                } else if let Some(k) = p.get("after").and_then(anchor_key) {
                     Some(Position::After(k))
                 } else if p.get("start").and_then(Value::as_bool) == Some(true) {
                     Some(Position::Start)
@@ -1272,6 +1335,96 @@ fn relation_ref(v: &Value) -> Option<RelationRef> {
 
 fn relation_list(v: &Value) -> Vec<RelationRef> {
     items(v).into_iter().filter_map(relation_ref).collect()
+}
+
+/// The entries of a relation change that a write looks up: a `set` (or shorthand) of a
+/// to-one keeps its last entry (`xto-one.js`), a change its `connect` (disconnecting what
+/// does not exist is no error).
+pub(crate) fn written_entries(to_many: bool, change: &RelationInput) -> &[RelationRef] {
+    match change {
+        RelationInput::Set(list) if to_many => list,
+        RelationInput::Set(list) => list.get(list.len().saturating_sub(1)..).unwrap_or(list),
+        RelationInput::Change { connect, .. } => connect,
+    }
+}
+
+/// A to-one relation's value as Strapi's `normalizeXToOneRelationValue` leaves it: a
+/// list, or a `set` list, of several entries keeps the last.
+pub(crate) fn last_of_to_one(v: &Value) -> Value {
+    let last = |items: &Vec<Value>| Value::Array(items.last().cloned().into_iter().collect());
+    match v {
+        Value::Array(items) if items.len() > 1 => last(items),
+        Value::Object(o) => match o.get("set") {
+            Some(Value::Array(items)) if items.len() > 1 => {
+                let mut o = o.clone();
+                o.insert("set".into(), last(items));
+                Value::Object(o)
+            }
+            _ => v.clone(),
+        },
+        _ => v.clone(),
+    }
+}
+
+/// A relation value as Strapi's `mapRelation` hands it on to the entity validator
+/// (`transform/relations/utils/map-relation.js`), which shows it in some errors:
+/// shorthands and longhand entries wrapped in `{"set": [...]}`, `set`, `connect` and
+/// `disconnect` made lists, numbers and numeric strings as `{"id": value}`, and each
+/// documentId as `{"id": row}` for the rows `rows` finds.
+pub(crate) fn mapped_relation(v: &Value, rows: &mut dyn FnMut(&str) -> Vec<i64>) -> Value {
+    let set = |entries: Vec<Value>| serde_json::json!({ "set": entries });
+    match v {
+        Value::Null => Value::Null,
+        Value::Array(_) => set(mapped_entries(v, rows)),
+        Value::Object(o) if o.contains_key("id") || o.contains_key("documentId") => {
+            set(mapped_entries(v, rows))
+        }
+        Value::Object(o) => {
+            let mut o = o.clone();
+            for key in ["set", "disconnect", "connect"] {
+                if let Some(list) = o.get(key).filter(|l| js_truthy(l)) {
+                    let entries = mapped_entries(list, rows);
+                    o.insert(key.into(), Value::Array(entries));
+                }
+            }
+            Value::Object(o)
+        }
+        Value::String(_) | Value::Number(_) => set(mapped_entries(v, rows)),
+        other => other.clone(),
+    }
+}
+
+/// The entries [`mapped_relation`] makes of one value, flattened, falsy ones left out.
+fn mapped_entries(v: &Value, rows: &mut dyn FnMut(&str) -> Vec<i64>) -> Vec<Value> {
+    let as_rows = |ids: Vec<i64>| ids.into_iter().map(|id| serde_json::json!({ "id": id }));
+    match v {
+        Value::Array(items) => items
+            .iter()
+            .flat_map(|item| mapped_entries(item, rows))
+            .filter(js_truthy)
+            .collect(),
+        Value::Object(o) => match o.get("documentId") {
+            Some(Value::String(d)) if !d.is_empty() => as_rows(rows(d)).collect(),
+            _ => vec![v.clone()],
+        },
+        Value::Number(_) => vec![serde_json::json!({ "id": v })],
+        Value::String(s) if crate::write::yup::js_parse_int_reads(s) => {
+            vec![serde_json::json!({ "id": v })]
+        }
+        Value::String(s) => as_rows(rows(s)).collect(),
+        other => vec![other.clone()],
+    }
+}
+
+/// JavaScript's truthiness of a JSON value.
+fn js_truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
 }
 
 fn relation(v: &Value) -> Option<RelationInput> {

@@ -114,7 +114,13 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         req.data,
     )?;
     let locale = write_locale(store, req.schema, req.locale)?;
-    let shown = shown_data(model, schema, req.data, locale.as_deref(), req.now_ms);
+    let shown = shown_data(
+        schema,
+        req.data,
+        locale.as_deref(),
+        req.now_ms,
+        action == Action::Create,
+    );
     let phase = input::Phase::of_data(schema);
     let values = input::parse(
         model,
@@ -157,29 +163,31 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
 
 /// The data as Strapi's document service hands it to the entity manager, which some of
 /// its errors show as their `value`: the body's `data`, with every list of components
-/// (repeatable or dynamic zone) present (`[]` when not given; a zone's items that are not
-/// objects as null), media as `{"set": [{"id"}]}`, the locale written and `publishedAt`.
+/// (repeatable or dynamic zone) present on a creation (`[]` when not given: yup's
+/// default for a creation; a zone's items that are not objects as null), media as
+/// `{"set": [{"id"}]}`, the locale written and `publishedAt`.
 fn shown_data(
-    model: &crate::schema::Model,
     schema: &crate::schema::Schema,
     data: &Map<String, Value>,
     locale: Option<&str>,
     now_ms: i64,
+    creation: bool,
 ) -> Value {
     use crate::schema::AttributeKind;
     let mut out = data.clone();
     for a in &schema.attributes {
         match &a.kind {
-            AttributeKind::Component(c) if c.repeatable => {
+            AttributeKind::Component(c) if c.repeatable && creation => {
                 out.entry(a.name.clone())
                     .or_insert_with(|| Value::Array(Vec::new()));
             }
             AttributeKind::DynamicZone(_) => {
-                let zone = out
-                    .entry(a.name.clone())
-                    .or_insert_with(|| Value::Array(Vec::new()));
+                if creation {
+                    out.entry(a.name.clone())
+                        .or_insert_with(|| Value::Array(Vec::new()));
+                }
                 // yup casts an item that is not an object to null.
-                if let Value::Array(items) = zone {
+                if let Some(Value::Array(items)) = out.get_mut(&a.name) {
                     for item in items.iter_mut().filter(|i| !i.is_object()) {
                         *item = Value::Null;
                     }
@@ -204,7 +212,6 @@ fn shown_data(
             _ => {}
         }
     }
-    let _ = model;
     if let Some(l) = locale {
         out.insert("locale".into(), Value::String(l.to_string()));
     }

@@ -179,6 +179,20 @@ pub fn number_text(n: &serde_json::Number) -> String {
     js_number_string(n.as_f64().unwrap_or(f64::NAN))
 }
 
+/// Whether JavaScript's `parseInt(text, 10)` reads a number from `text` (Strapi's
+/// `isNumeric`): after leading white space, an optional sign and at least one decimal
+/// digit. `"12abc"` and `" 7"` read; `""`, `"abc"` and `"-"` do not.
+pub fn js_parse_int_reads(text: &str) -> bool {
+    let rest = text.trim_start_matches(is_js_space);
+    let rest = rest.strip_prefix(['+', '-']).unwrap_or(rest);
+    rest.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// JavaScript's white space and line terminators (what `parseInt` and `trim` skip).
+fn is_js_space(c: char) -> bool {
+    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -213,5 +227,23 @@ mod tests {
             print_value(&json!({"question": "x"}), true),
             "{\n  \"question\": \"\\\"x\\\"\"\n}"
         );
+    }
+
+    #[test]
+    fn parse_int_reads_a_leading_number() {
+        for text in ["1", "12abc", " 7", "-3", "+4", "\u{a0}5", "0x10"] {
+            assert!(js_parse_int_reads(text), "{text:?}");
+        }
+        for text in [
+            "",
+            "abc",
+            "-",
+            "+-1",
+            "a1",
+            "article00000000000000002",
+            "\u{85}1",
+        ] {
+            assert!(!js_parse_int_reads(text), "{text:?}");
+        }
     }
 }
