@@ -69,6 +69,8 @@ MODEL_REGISTER = {
             "{ name: 'stars', type: 'integer' }]);",
 }
 WORK = "/tmp/record_writes"
+# The blog fixture's MariaDB database, which write_replay's MariaDB runs start from.
+MYSQL_FIXTURE = os.path.join(HERE, "..", "tests", "fixtures", "blog", "mysql", "strapi-mysql.sql")
 STRAPI_VERSION = "5.54.0"
 
 NOW_MS = 1764000000000  # created_at/updated_at of the rows this tool inserts (2025-11-24)
@@ -443,7 +445,14 @@ class MySQL:
         return os.path.exists(self.dumpfile)
 
     def empty(self):
+        # Not empty: the blog fixture's database (the one the replay starts from), which the
+        # seeding boot then finds seeded and only extends with the model's own tables.
+        # MariaDB numbers tied order values its own way, differently from one seeding to the
+        # next, so a database Strapi seeded here would not hold the replay's order values
+        # (the new published link of a republish takes the old one's, as in rel-id-strings).
         self.create()
+        run(["mysql", *self.base, "--default-character-set=utf8mb4", self.db],
+            input=open(MYSQL_FIXTURE).read())
 
     def save_pristine(self):
         res = run(["mysqldump", *self.base, "--default-character-set=utf8mb4", "--single-transaction",
