@@ -1482,7 +1482,7 @@ impl<'a> DocumentWrite<'a> {
     /// The request's data as the relations-exist error shows it: each relation of
     /// `schema` as Strapi's transform hands it on ([`mapped_relation`]), its documentIds
     /// as the rows they name.
-    fn shown_with_row_ids(&self, schema: &Schema, locale: Option<&str>) -> Option<Value> {
+    pub fn shown_with_row_ids(&self, schema: &Schema, locale: Option<&str>) -> Option<Value> {
         let mut shown = self.shown?.clone();
         if let Value::Object(data) = &mut shown {
             for a in &schema.attributes {

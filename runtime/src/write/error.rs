@@ -54,6 +54,23 @@ impl WriteError {
         WriteError::Validation { message, details }
     }
 
+    /// Replaces each error's `value` that is `old` (as [`WriteError::fields`] wrote it)
+    /// with `new`.
+    pub fn replace_value(&mut self, old: &Value, new: &Value) {
+        let WriteError::Validation { details, .. } = self else {
+            return;
+        };
+        let Some(errors) = details.get_mut("errors").and_then(Value::as_array_mut) else {
+            return;
+        };
+        let old = js_numbers(old.clone());
+        for e in errors {
+            if let Some(v) = e.get_mut("value").filter(|v| **v == old) {
+                *v = js_numbers(new.clone());
+            }
+        }
+    }
+
     /// yup's errors: the first message, or `"<n> errors occurred"`.
     pub fn fields(errors: Vec<FieldError>) -> Self {
         let message = match errors.as_slice() {

@@ -383,7 +383,7 @@ pub fn parse(
         ..Collected::default()
     };
     let input = parse_object(model, schema, data, &[], &mut c);
-    if !c.failures.is_empty() {
+    if !c.failures.is_empty() || c.relations.is_some() {
         in_yup_order(model, schema, &mut c.failures);
         // The relations check is a test of the data itself: its error comes last.
         if let Some(message) = c.relations {
@@ -577,7 +577,14 @@ fn parse_object(
                 input.media_changes.push((attr.id, change));
             }
             AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
-            AttributeKind::Relation(_) => {
+            AttributeKind::Relation(r) => {
+                let kept = match r.kind.is_to_many() {
+                    true => std::borrow::Cow::Borrowed(v),
+                    false => std::borrow::Cow::Owned(last_of_to_one(v)),
+                };
+                if names_unreadable_entry(&kept) {
+                    c.relations_fail(Some(INVALID_RELATIONS));
+                }
                 if let Some(r) = relation(v) {
                     input.relations.push((attr.id, r));
                 }
@@ -1411,8 +1418,38 @@ fn mapped_entries(v: &Value, rows: &mut dyn FnMut(&str) -> Vec<i64>) -> Vec<Valu
         Value::String(s) if crate::write::yup::js_parse_int_reads(s) => {
             vec![serde_json::json!({ "id": v })]
         }
+        // An empty documentId is handed on as it is.
+        Value::String(s) if s.is_empty() => vec![serde_json::json!({ "documentId": "" })],
         Value::String(s) => as_rows(rows(s)).collect(),
         other => vec![other.clone()],
+    }
+}
+
+/// Whether a relation value holds an entry that Strapi's relations check cannot read an
+/// id from (`buildRelationsStore` takes `connect`, else `set`, else the shorthand): an
+/// object with neither an `id` nor a documentId (`{"locale": "fr"}`, `{"documentId": ""}`)
+/// or an empty string. Its count query then fails, and the check says `Invalid
+/// relations`.
+fn names_unreadable_entry(v: &Value) -> bool {
+    let unreadable = |item: &Value| match item {
+        Value::Object(o) => {
+            !o.contains_key("id")
+                && !matches!(o.get("documentId"), Some(Value::String(d)) if !d.is_empty())
+        }
+        Value::String(s) => s.is_empty(),
+        _ => false,
+    };
+    match v {
+        Value::Array(list) => list.iter().any(unreadable),
+        Value::Object(o) if o.contains_key("id") || o.contains_key("documentId") => unreadable(v),
+        Value::Object(o) => {
+            let list = [o.get("connect"), o.get("set")]
+                .into_iter()
+                .flatten()
+                .find(|l| !l.is_null());
+            list.is_some_and(|l| items(l).into_iter().any(unreadable))
+        }
+        other => unreadable(other),
     }
 }
 
@@ -1460,6 +1497,51 @@ mod tests {
         );
         assert!(time(&json!("10:30")).is_err());
         assert!(time(&json!("25:61:00")).is_err());
+    }
+
+    #[test]
+    fn relation_values_are_handed_on_as_strapis_transform_hands_them() {
+        let mut rows = |d: &str| if d == "tag1" { vec![11] } else { Vec::new() };
+        let mapped = |v: Value, rows: &mut dyn FnMut(&str) -> Vec<i64>| mapped_relation(&v, rows);
+        assert_eq!(
+            mapped(json!(["3", 4, "tag1"]), &mut rows),
+            json!({"set": [{"id": "3"}, {"id": 4}, {"id": 11}]})
+        );
+        assert_eq!(
+            mapped(json!(""), &mut rows),
+            json!({"set": [{"documentId": ""}]})
+        );
+        assert_eq!(
+            mapped(json!({"connect": ["tag1"], "disconnect": 5}), &mut rows),
+            json!({"connect": [{"id": 11}], "disconnect": [{"id": 5}]})
+        );
+        assert_eq!(mapped(json!(null), &mut rows), json!(null));
+    }
+
+    #[test]
+    fn numeric_strings_name_rows_and_others_documents() {
+        assert_eq!(relation_key(&json!("12")), Some(FileRefKey::Id(12)));
+        assert_eq!(relation_key(&json!(" 12 ")), Some(FileRefKey::Id(12)));
+        assert_eq!(
+            relation_key(&json!("12abc")),
+            Some(FileRefKey::NoRow("12abc".into()))
+        );
+        assert_eq!(
+            relation_key(&json!(1.5)),
+            Some(FileRefKey::NoRow("1.5".into()))
+        );
+        assert_eq!(
+            relation_key(&json!("tag000000000000000000001")),
+            Some(FileRefKey::DocumentId("tag000000000000000000001".into()))
+        );
+        assert!(names_unreadable_entry(
+            &json!({"connect": [{"locale": "en"}]})
+        ));
+        assert!(names_unreadable_entry(&json!("")));
+        assert!(!names_unreadable_entry(
+            &json!({"connect": [{"id": 3}], "set": [{}]})
+        ));
+        assert!(!names_unreadable_entry(&json!([{"documentId": "a"}, "4"])));
     }
 
     #[test]

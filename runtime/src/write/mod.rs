@@ -122,14 +122,18 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         action == Action::Create,
     );
     let phase = input::Phase::of_data(schema);
-    let values = input::parse(
+    let parsed = input::parse(
         model,
         schema,
         req.data,
         &shown,
         phase,
         action == Action::Create,
-    )?;
+    );
+    let values = match parsed {
+        Ok(values) => values,
+        Err(e) => return Err(with_row_ids(store, req, e, &shown, locale.as_deref())),
+    };
     store.pool().write(|w| {
         w.serialize_writes()?;
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
@@ -159,6 +163,39 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
             locale: locale.clone(),
         })
     })
+}
+
+/// `e` with the data it shows as Strapi's validation sees it, after the document
+/// service's transform: the relations given as the rows they name
+/// ([`document::DocumentWrite::shown_with_row_ids`], looked up on the error path only).
+fn with_row_ids(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    mut e: WriteError,
+    shown: &Value,
+    locale: Option<&str>,
+) -> WriteError {
+    let model = store.model();
+    let schema = model.schema(req.schema);
+    let gives_relations = schema.attributes.iter().any(|a| {
+        matches!(a.kind, crate::schema::AttributeKind::Relation(_))
+            && req.data.contains_key(&a.name)
+    });
+    if !gives_relations || !matches!(e, WriteError::Validation { .. }) {
+        return e;
+    }
+    let mapped = store.pool().write(|w| {
+        let doc = document::DocumentWrite::new(w, store, schema, req.now_ms).showing(shown);
+        Ok::<_, WriteError>(doc.shown_with_row_ids(schema, locale))
+    });
+    match mapped {
+        Ok(Some(mapped)) => {
+            e.replace_value(shown, &mapped);
+            e
+        }
+        Ok(None) => e,
+        Err(store_error) => store_error,
+    }
 }
 
 /// The data as Strapi's document service hands it to the entity manager, which some of
