@@ -1435,10 +1435,13 @@ impl<'a> DocumentWrite<'a> {
             let connected = input.media_changes.iter().map(|(_, c)| &c.connect);
             for files in input.media.iter().map(|(_, f)| f).chain(connected) {
                 for f in files {
-                    if self.file_row(file, f)?.is_none() {
-                        match f {
-                            FileRef::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
-                            FileRef::DocumentId(d) => missing.add(file.uid.as_str(), d.clone()),
+                    if self.file_row(file, f)?.is_some() {
+                        continue;
+                    }
+                    match f {
+                        FileRef::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
+                        FileRef::DocumentId(d) => {
+                            return Err(not_found_relation(&FileRefKey::DocumentId(d.clone())));
                         }
                     }
                 }
@@ -1486,6 +1489,19 @@ impl<'a> DocumentWrite<'a> {
         let mut shown = self.shown?.clone();
         if let Value::Object(data) = &mut shown {
             for a in &schema.attributes {
+                if let (AttributeKind::Media(_), Some(v), Some(file)) =
+                    (&a.kind, data.get_mut(&a.name), self.model.upload_file())
+                {
+                    let mut rows = |document_id: &str| {
+                        let key = FileRef::DocumentId(document_id.to_string());
+                        self.file_row(file, &key)
+                            .ok()
+                            .flatten()
+                            .into_iter()
+                            .collect()
+                    };
+                    *v = mapped_relation(v, &mut rows);
+                }
                 let AttributeKind::Relation(r) = &a.kind else {
                     continue;
                 };
@@ -1541,7 +1557,7 @@ impl<'a> DocumentWrite<'a> {
                 format!(
                     "{missing} relation(s) of type plugin::upload.file associated with this entity do not exist"
                 ),
-                self.shown.cloned(),
+                self.shown_with_row_ids(self.schema, None),
             ));
         }
         Ok(out)

@@ -202,7 +202,8 @@ fn with_row_ids(
 /// its errors show as their `value`: the body's `data`, with every list of components
 /// (repeatable or dynamic zone) present on a creation (`[]` when not given: yup's
 /// default for a creation; a zone's items that are not objects as null), media as
-/// `{"set": [{"id"}]}`, the locale written and `publishedAt`.
+/// the locale written and `publishedAt`. Relations and media are as given here; an error
+/// shows them as Strapi's transform hands them on ([`with_row_ids`]).
 fn shown_data(
     schema: &crate::schema::Schema,
     data: &Map<String, Value>,
@@ -228,22 +229,6 @@ fn shown_data(
                     for item in items.iter_mut().filter(|i| !i.is_object()) {
                         *item = Value::Null;
                     }
-                }
-            }
-            AttributeKind::Media(_) => {
-                if let Some(v) = out.get_mut(&a.name) {
-                    let ids: Vec<Value> = match &*v {
-                        Value::Array(items) => items.clone(),
-                        Value::Null => Vec::new(),
-                        other => vec![other.clone()],
-                    }
-                    .into_iter()
-                    .map(|id| match id {
-                        Value::Object(o) => Value::Object(o),
-                        other => serde_json::json!({ "id": other }),
-                    })
-                    .collect();
-                    *v = serde_json::json!({ "set": ids });
                 }
             }
             _ => {}
