@@ -166,7 +166,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
 }
 
 /// `e` with the data it shows as Strapi's validation sees it, after the document
-/// service's transform: the relations given as the rows they name
+/// service's transform: the relations and media given as the rows they name
 /// ([`document::DocumentWrite::shown_with_row_ids`], looked up on the error path only).
 fn with_row_ids(
     store: &Store,
@@ -177,11 +177,13 @@ fn with_row_ids(
 ) -> WriteError {
     let model = store.model();
     let schema = model.schema(req.schema);
-    let gives_relations = schema.attributes.iter().any(|a| {
-        matches!(a.kind, crate::schema::AttributeKind::Relation(_))
-            && req.data.contains_key(&a.name)
+    let gives_targets = schema.attributes.iter().any(|a| {
+        matches!(
+            a.kind,
+            crate::schema::AttributeKind::Relation(_) | crate::schema::AttributeKind::Media(_)
+        ) && req.data.contains_key(&a.name)
     });
-    if !gives_relations || !matches!(e, WriteError::Validation { .. }) {
+    if !gives_targets || !matches!(e, WriteError::Validation { .. }) {
         return e;
     }
     let mapped = store.pool().write(|w| {
@@ -201,9 +203,9 @@ fn with_row_ids(
 /// The data as Strapi's document service hands it to the entity manager, which some of
 /// its errors show as their `value`: the body's `data`, with every list of components
 /// (repeatable or dynamic zone) present on a creation (`[]` when not given: yup's
-/// default for a creation; a zone's items that are not objects as null), media as
-/// the locale written and `publishedAt`. Relations and media are as given here; an error
-/// shows them as Strapi's transform hands them on ([`with_row_ids`]).
+/// default for a creation; a zone's items that are not objects as null), the locale
+/// written and `publishedAt`. Relations and media are as given here; an error shows them
+/// as Strapi's transform hands them on ([`with_row_ids`]).
 fn shown_data(
     schema: &crate::schema::Schema,
     data: &Map<String, Value>,
