@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::WriteStatus;
-use super::error::WriteError;
+use super::error::{FieldError, WriteError};
 use super::input::{
     ComponentInput, FileRef, FileRefKey, Input, MediaChange, Position, RelationInput, RelationRef,
     last_of_to_one, mapped_relation, written_entries,
@@ -1408,18 +1408,30 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
+        match self.targets_failure(schema, input, locale)? {
+            None => Ok(()),
+            Some(failure) => Err(WriteError::fields(vec![failure])),
+        }
+    }
+
+    /// The checks of [`Self::resolve_targets`]: `Err` for a documentId that names
+    /// nothing (or the database failing), the count failure of the row ids that name
+    /// nothing, else `None`.
+    pub fn targets_failure(
+        &self,
+        schema: &Schema,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<Option<FieldError>, WriteError> {
         let mut missing = MissingRows::default();
         self.look_up_targets(schema, input, locale, &mut missing)?;
-        match missing.first() {
-            None => Ok(()),
-            Some((uid, count)) => Err(WriteError::field(
-                &[],
-                format!(
-                    "{count} relation(s) of type {uid} associated with this entity do not exist"
-                ),
-                self.shown_with_row_ids(schema, locale),
-            )),
-        }
+        Ok(missing.first().map(|(uid, count)| FieldError {
+            path: Vec::new(),
+            message: format!(
+                "{count} relation(s) of type {uid} associated with this entity do not exist"
+            ),
+            value: self.shown_with_row_ids(schema, locale),
+        }))
     }
 
     /// [`Self::resolve_targets`]' walk: the files, the relations (what a write takes of

@@ -71,6 +71,23 @@ impl WriteError {
         }
     }
 
+    /// Adds `failure` after yup's errors (a [`WriteError::fields`] error; any other is
+    /// left as it is), with the message of the longer list.
+    pub fn push_field(&mut self, failure: FieldError) {
+        let WriteError::Validation { message, details } = self else {
+            return;
+        };
+        let Some(errors) = details.get_mut("errors").and_then(Value::as_array_mut) else {
+            return;
+        };
+        if let WriteError::Validation { details: one, .. } = WriteError::fields(vec![failure])
+            && let Some(Value::Array(mut added)) = one.get("errors").cloned()
+        {
+            errors.append(&mut added);
+        }
+        *message = format!("{} errors occurred", errors.len());
+    }
+
     /// yup's errors: the first message, or `"<n> errors occurred"`.
     pub fn fields(errors: Vec<FieldError>) -> Self {
         let message = match errors.as_slice() {

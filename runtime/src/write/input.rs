@@ -376,6 +376,36 @@ pub fn parse(
     phase: Phase,
     creation: bool,
 ) -> Result<Input, WriteError> {
+    parse_or_refuse(model, schema, data, shown, phase, creation).map_err(|r| r.error)
+}
+
+/// A data that pass 2 refused: Strapi's 400, with what could still be read of it.
+/// Strapi looks up the documentIds before it validates, and its relations check runs
+/// beside yup's other tests, so the targets of `input` still decide the answer
+/// (`write::refusal`).
+#[derive(Debug)]
+pub struct Refused {
+    /// yup's errors, or the entity manager's bare date message.
+    pub error: WriteError,
+    /// The values read, failed ones left out.
+    pub input: Input,
+    /// Whether `error` holds yup's errors (else the date message, which Strapi gives
+    /// only after its validation passed).
+    pub yup: bool,
+    /// Whether the relations check already failed (`Invalid relations`): no count of
+    /// missing rows joins it.
+    pub relations_failed: bool,
+}
+
+/// [`parse`], keeping what was read when it refuses ([`Refused`]).
+pub fn parse_or_refuse(
+    model: &Model,
+    schema: &Schema,
+    data: &Map<String, Value>,
+    shown: &Value,
+    phase: Phase,
+    creation: bool,
+) -> Result<Input, Box<Refused>> {
     let mut c = Collected {
         shown: Some(shown.clone()),
         phase: Some(phase),
@@ -383,7 +413,8 @@ pub fn parse(
         ..Collected::default()
     };
     let input = parse_object(model, schema, data, &[], &mut c);
-    if !c.failures.is_empty() || c.relations.is_some() {
+    let relations_failed = c.relations.is_some();
+    if !c.failures.is_empty() || relations_failed {
         in_yup_order(model, schema, &mut c.failures);
         // The relations check is a test of the data itself: its error comes last.
         if let Some(message) = c.relations {
@@ -393,10 +424,20 @@ pub fn parse(
                 value: c.shown.clone(),
             });
         }
-        return Err(WriteError::fields(c.failures));
+        return Err(Box::new(Refused {
+            error: WriteError::fields(c.failures),
+            input,
+            yup: true,
+            relations_failed,
+        }));
     }
     if let Some(message) = c.date {
-        return Err(WriteError::bare(message));
+        return Err(Box::new(Refused {
+            error: WriteError::bare(message),
+            input,
+            yup: false,
+            relations_failed,
+        }));
     }
     Ok(input)
 }

@@ -122,7 +122,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         action == Action::Create,
     );
     let phase = input::Phase::of_data(schema);
-    let parsed = input::parse(
+    let parsed = input::parse_or_refuse(
         model,
         schema,
         req.data,
@@ -132,7 +132,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     );
     let values = match parsed {
         Ok(values) => values,
-        Err(e) => return Err(with_row_ids(store, req, e, &shown, locale.as_deref())),
+        Err(refused) => return Err(refusal(store, req, *refused, &shown, locale.as_deref())),
     };
     store.pool().write(|w| {
         w.serialize_writes()?;
@@ -165,13 +165,16 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     })
 }
 
-/// `e` with the data it shows as Strapi's validation sees it, after the document
-/// service's transform: the relations and media given as the rows they name
-/// ([`document::DocumentWrite::shown_with_row_ids`], looked up on the error path only).
-fn with_row_ids(
+/// Strapi's answer to a data that pass 2 refused, in Strapi's order: a documentId that
+/// names nothing (its transform, before any validation); else yup's errors with the
+/// relations check's count of row ids that name nothing last (it runs beside them); else
+/// that count before the entity manager's date message. The data the errors show gets
+/// its relations and media as the rows they name. Only a refusal whose data gives
+/// relations or media looks anything up (in a transaction of its own).
+fn refusal(
     store: &Store,
     req: &WriteRequest<'_>,
-    mut e: WriteError,
+    refused: input::Refused,
     shown: &Value,
     locale: Option<&str>,
 ) -> WriteError {
@@ -183,20 +186,37 @@ fn with_row_ids(
             crate::schema::AttributeKind::Relation(_) | crate::schema::AttributeKind::Media(_)
         ) && req.data.contains_key(&a.name)
     });
-    if !gives_targets || !matches!(e, WriteError::Validation { .. }) {
-        return e;
+    let input::Refused {
+        mut error,
+        input,
+        yup,
+        relations_failed,
+    } = refused;
+    if !gives_targets {
+        return error;
     }
-    let mapped = store.pool().write(|w| {
+    let looked_up = store.pool().write(|w| {
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms).showing(shown);
-        Ok::<_, WriteError>(doc.shown_with_row_ids(schema, locale))
+        let missing = match relations_failed {
+            true => None,
+            false => doc.targets_failure(schema, &input, locale)?,
+        };
+        Ok::<_, WriteError>((doc.shown_with_row_ids(schema, locale), missing))
     });
-    match mapped {
-        Ok(Some(mapped)) => {
-            e.replace_value(shown, &mapped);
-            e
+    let (mapped, missing) = match looked_up {
+        Ok(found) => found,
+        Err(e) => return e,
+    };
+    if let Some(mapped) = &mapped {
+        error.replace_value(shown, mapped);
+    }
+    match missing {
+        Some(failure) if yup => {
+            error.push_field(failure);
+            error
         }
-        Ok(None) => e,
-        Err(store_error) => store_error,
+        Some(failure) => WriteError::fields(vec![failure]),
+        None => error,
     }
 }
 
