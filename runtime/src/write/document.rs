@@ -302,9 +302,16 @@ impl<'a> DocumentWrite<'a> {
     /// update that makes a row (a new localization, a single type's first `PUT`), which
     /// Strapi validates as a creation, after `given` was parsed as an update's.
     pub fn check_as_creation(&self, given: &Map<String, Value>) -> Result<(), WriteError> {
-        let phase = super::input::Phase::of_data(self.schema);
         let shown = self.shown.cloned().unwrap_or(Value::Null);
-        super::input::parse(self.model, self.schema, given, &shown, phase, true).map(drop)
+        let parse = super::input::DataParse {
+            model: self.model,
+            schema: self.schema,
+            data: given,
+            shown: &shown,
+            phase: super::input::Phase::of_data(self.schema),
+            creation: true,
+        };
+        parse.parse().map(drop)
     }
 
     /// Inserts the draft (or only) row of a new version, with its parts; returns its id.

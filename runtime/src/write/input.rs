@@ -362,21 +362,23 @@ fn absent_failure(attr: &Attribute, path: &[String], phase: Phase) -> Option<Fie
     })
 }
 
-/// Pass 2: the values of `data` for `schema`, or Strapi's 400.
-/// `shown` is the data as Strapi's relation errors show it (see `shown_data`); `phase`
-/// is [`Phase::Draft`] for a draft-and-publish type (its published version is checked
-/// when it publishes, [`publish_failures`]), [`Phase::Publish`] otherwise. `creation`
-/// says whether the values make a new document (required attributes must then be
-/// given, [`absent_failure`]) or update one.
-pub fn parse(
-    model: &Model,
-    schema: &Schema,
-    data: &Map<String, Value>,
-    shown: &Value,
-    phase: Phase,
-    creation: bool,
-) -> Result<Input, WriteError> {
-    parse_or_refuse(model, schema, data, shown, phase, creation).map_err(|r| r.error)
+/// Pass 2 of a write's data: what it is checked against.
+#[derive(Debug, Clone, Copy)]
+pub struct DataParse<'a> {
+    /// The content model.
+    pub model: &'a Model,
+    /// The type written.
+    pub schema: &'a Schema,
+    /// The request's `data`.
+    pub data: &'a Map<String, Value>,
+    /// The data as Strapi's relation errors show it (see `shown_data`).
+    pub shown: &'a Value,
+    /// [`Phase::Draft`] for a draft-and-publish type (its published version is checked
+    /// when it publishes, [`publish_failures`]), [`Phase::Publish`] otherwise.
+    pub phase: Phase,
+    /// Whether the values make a new document (required attributes must then be given,
+    /// [`absent_failure`]) or update one.
+    pub creation: bool,
 }
 
 /// A data that pass 2 refused: Strapi's 400, with what could still be read of it.
@@ -397,49 +399,57 @@ pub struct Refused {
     pub relations_failed: bool,
 }
 
-/// [`parse`], keeping what was read when it refuses ([`Refused`]).
-pub fn parse_or_refuse(
-    model: &Model,
-    schema: &Schema,
-    data: &Map<String, Value>,
-    shown: &Value,
-    phase: Phase,
-    creation: bool,
-) -> Result<Input, Box<Refused>> {
-    let mut c = Collected {
-        shown: Some(shown.clone()),
-        phase: Some(phase),
-        creation,
-        ..Collected::default()
-    };
-    let input = parse_object(model, schema, data, &[], &mut c);
-    let relations_failed = c.relations.is_some();
-    if !c.failures.is_empty() || relations_failed {
-        in_yup_order(model, schema, &mut c.failures);
-        // The relations check is a test of the data itself: its error comes last.
-        if let Some(message) = c.relations {
-            c.failures.push(FieldError {
-                path: Vec::new(),
-                message: message.into(),
-                value: c.shown.clone(),
-            });
+impl DataParse<'_> {
+    /// The values of the data, or Strapi's 400.
+    pub fn parse(&self) -> Result<Input, WriteError> {
+        self.parse_or_refuse().map_err(|r| r.error)
+    }
+
+    /// [`Self::parse`], keeping what was read when it refuses ([`Refused`]).
+    pub fn parse_or_refuse(&self) -> Result<Input, Box<Refused>> {
+        let DataParse {
+            model,
+            schema,
+            data,
+            shown,
+            phase,
+            creation,
+        } = *self;
+        let mut c = Collected {
+            shown: Some(shown.clone()),
+            phase: Some(phase),
+            creation,
+            ..Collected::default()
+        };
+        let input = parse_object(model, schema, data, &[], &mut c);
+        let relations_failed = c.relations.is_some();
+        if !c.failures.is_empty() || relations_failed {
+            in_yup_order(model, schema, &mut c.failures);
+            // The relations check is a test of the data itself: its error comes last.
+            if let Some(message) = c.relations {
+                c.failures.push(FieldError {
+                    path: Vec::new(),
+                    message: message.into(),
+                    value: c.shown.clone(),
+                });
+            }
+            return Err(Box::new(Refused {
+                error: WriteError::fields(c.failures),
+                input,
+                yup: true,
+                relations_failed,
+            }));
         }
-        return Err(Box::new(Refused {
-            error: WriteError::fields(c.failures),
-            input,
-            yup: true,
-            relations_failed,
-        }));
+        if let Some(message) = c.date {
+            return Err(Box::new(Refused {
+                error: WriteError::bare(message),
+                input,
+                yup: false,
+                relations_failed,
+            }));
+        }
+        Ok(input)
     }
-    if let Some(message) = c.date {
-        return Err(Box::new(Refused {
-            error: WriteError::bare(message),
-            input,
-            yup: false,
-            relations_failed,
-        }));
-    }
-    Ok(input)
 }
 
 /// Sorts the failures of one validation of `schema`'s data as yup reports them.

@@ -121,16 +121,15 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         req.now_ms,
         action == Action::Create,
     );
-    let phase = input::Phase::of_data(schema);
-    let parsed = input::parse_or_refuse(
+    let parse = input::DataParse {
         model,
         schema,
-        req.data,
-        &shown,
-        phase,
-        action == Action::Create,
-    );
-    let values = match parsed {
+        data: req.data,
+        shown: &shown,
+        phase: input::Phase::of_data(schema),
+        creation: action == Action::Create,
+    };
+    let values = match parse.parse_or_refuse() {
         Ok(values) => values,
         Err(refused) => return Err(refusal(store, req, *refused, &shown, locale.as_deref())),
     };
