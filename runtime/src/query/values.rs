@@ -64,6 +64,19 @@ pub fn truthy(s: &str) -> bool {
     }
 }
 
+/// JavaScript's truthiness of a JSON value (`!!value`): `null`, `false`, `0`, `NaN` and
+/// `""` are false; every other value, an empty list or object included, is true.
+pub fn js_truthy(value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
 /// The strict boolean forms only (`true/t/1`, `false/f/0`).
 pub fn strict_bool(s: &str) -> Option<bool> {
     match s {

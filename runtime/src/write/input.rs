@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use super::error::{FieldError, WriteError};
 use super::yup::{Cast, dotted, js_cast_number, number_text, type_error};
 use crate::query::Permissions;
+use crate::query::values::js_truthy;
 use crate::schema::{AttrId, Attribute, AttributeKind, Model, ScalarType, Schema, SchemaId};
 use crate::store::seam::StoredValue;
 
@@ -1501,17 +1502,6 @@ fn names_unreadable_entry(v: &Value) -> bool {
             list.is_some_and(|l| items(l).into_iter().any(unreadable))
         }
         other => unreadable(other),
-    }
-}
-
-/// JavaScript's truthiness of a JSON value.
-fn js_truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
     }
 }
 

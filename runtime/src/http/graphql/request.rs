@@ -24,7 +24,8 @@ pub(super) fn from_post(body: Value) -> Result<async_graphql::Request, &'static 
         Some(Value::Object(doc)) if doc.get("kind").and_then(Value::as_str) == Some("Document") => {
             return Err(AST_QUERY);
         }
-        Some(v) if !is_truthy(&v) => String::new(),
+        // `!query`: `0`, `false` and `""` pass as no query.
+        Some(v) if !crate::query::values::js_truthy(&v) => String::new(),
         Some(_) => return Err("GraphQL queries must be strings."),
     };
     let variables = body.remove("variables");
@@ -60,18 +61,6 @@ pub(super) fn from_post(body: Value) -> Result<async_graphql::Request, &'static 
 
 /// `ensureQueryIsStringOrMissing`'s words for a parsed document.
 const AST_QUERY: &str = "GraphQL queries must be strings. It looks like you're sending the internal graphql-js representation of a parsed query in your request instead of a request in the GraphQL query language. You can convert an AST to a string using the `print` function from `graphql`, or use a client like `apollo-client` which converts the internal representation to a string for you.";
-
-/// JavaScript's truthiness of a JSON value (`!query` lets `0`, `false` and `""` pass as
-/// no query).
-fn is_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
-}
 
 /// A `GET`'s search parameters as Apollo reads them: `query`, `operationName`,
 /// `variables` and `extensions` each at most once, the last two JSON objects.
