@@ -1015,14 +1015,15 @@ impl<'a> Rows<'a> {
     pub fn copy_media(&self, schema: &Schema, id: i64, new: i64) -> Result<(), StoreError> {
         let mut field = String::new();
         let mut order = 0.0;
+        let mut multiple = false;
         for m in self.media_of(schema, id)? {
             if m.field != field {
                 field.clone_from(&m.field);
                 order = 0.0;
+                // Looked up once per field: the links come grouped by field.
+                multiple = matches!(schema.attribute(&m.field).map(|a| &a.kind),
+                    Some(AttributeKind::Media(f)) if f.multiple);
             }
-            let multiple = schema.attributes.iter().any(|a| {
-                a.name == m.field && matches!(&a.kind, AttributeKind::Media(f) if f.multiple)
-            });
             if order > 0.0 && !multiple {
                 continue;
             }
