@@ -22,14 +22,14 @@
 //!   components, links and media.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use super::WriteStatus;
 use super::error::{FieldError, WriteError};
 use super::input::{
-    ComponentInput, FileRef, FileRefKey, Input, MediaChange, Position, RelationInput, RelationRef,
+    ComponentInput, TargetKey, Input, MediaChange, Position, RelationInput, RelationRef,
     last_of_to_one, mapped_relation, written_entries,
 };
 use super::relations;
@@ -220,14 +220,15 @@ fn column(schema: &Schema, attr: AttrId) -> Option<&str> {
 /// Row ids a write names that no row has, by target type, in the order the types are
 /// first named: what Strapi's `checkRelationsExist` counts (each id once).
 #[derive(Debug, Default)]
-struct MissingRows(Vec<(String, Vec<String>)>);
+struct MissingRows(Vec<(String, HashSet<String>)>);
 
 impl MissingRows {
     fn add(&mut self, uid: &str, id: String) {
         match self.0.iter_mut().find(|(u, _)| u == uid) {
-            Some((_, ids)) if ids.contains(&id) => {}
-            Some((_, ids)) => ids.push(id),
-            None => self.0.push((uid.to_string(), vec![id])),
+            Some((_, ids)) => {
+                ids.insert(id);
+            }
+            None => self.0.push((uid.to_string(), HashSet::from([id]))),
         }
     }
 
@@ -237,10 +238,10 @@ impl MissingRows {
     }
 }
 
-fn not_found_relation(key: &FileRefKey) -> WriteError {
+fn not_found_relation(key: &TargetKey) -> WriteError {
     let id = match key {
-        FileRefKey::DocumentId(d) | FileRefKey::NoRow(d) => d.clone(),
-        FileRefKey::Id(i) => i.to_string(),
+        TargetKey::DocumentId(d) | TargetKey::NoRow(d) => d.clone(),
+        TargetKey::Id(i) => i.to_string(),
     };
     WriteError::bare(format!(
         "Document with id \"{id}\", locale \"null\" not found"
@@ -1458,10 +1459,9 @@ impl<'a> DocumentWrite<'a> {
                         continue;
                     }
                     match f {
-                        FileRef::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
-                        FileRef::DocumentId(d) => {
-                            return Err(not_found_relation(&FileRefKey::DocumentId(d.clone())));
-                        }
+                        TargetKey::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
+                        TargetKey::NoRow(text) => missing.add(file.uid.as_str(), text.clone()),
+                        TargetKey::DocumentId(_) => return Err(not_found_relation(f)),
                     }
                 }
             }
@@ -1478,15 +1478,15 @@ impl<'a> DocumentWrite<'a> {
             let uid = target.uid.as_str();
             for e in written_entries(r.kind.is_to_many(), change) {
                 match &e.key {
-                    FileRefKey::DocumentId(_) => {
+                    TargetKey::DocumentId(_) => {
                         self.target_rows(schema, target, e, locale)?;
                     }
-                    FileRefKey::Id(id) => {
+                    TargetKey::Id(id) => {
                         if self.row_if_exists(target, *id)?.is_none() {
                             missing.add(uid, id.to_string());
                         }
                     }
-                    FileRefKey::NoRow(text) => missing.add(uid, text.clone()),
+                    TargetKey::NoRow(text) => missing.add(uid, text.clone()),
                 }
             }
         }
@@ -1512,7 +1512,7 @@ impl<'a> DocumentWrite<'a> {
                     (&a.kind, data.get_mut(&a.name), self.model.upload_file())
                 {
                     let mut rows = |document_id: &str| {
-                        let key = FileRef::DocumentId(document_id.to_string());
+                        let key = TargetKey::DocumentId(document_id.to_string());
                         self.file_row(file, &key)
                             .ok()
                             .flatten()
@@ -1530,7 +1530,7 @@ impl<'a> DocumentWrite<'a> {
                 let target = self.model.schema(target);
                 let mut rows = |document_id: &str| {
                     let entry = RelationRef {
-                        key: FileRefKey::DocumentId(document_id.to_string()),
+                        key: TargetKey::DocumentId(document_id.to_string()),
                         locale: None,
                         status: None,
                         position: None,
@@ -1549,15 +1549,16 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// The row of a file, if it exists.
-    fn file_row(&self, file: &Schema, f: &FileRef) -> Result<Option<i64>, StoreError> {
+    fn file_row(&self, file: &Schema, f: &TargetKey) -> Result<Option<i64>, StoreError> {
         match f {
-            FileRef::Id(id) => self.row_if_exists(file, *id),
-            FileRef::DocumentId(d) => self.version_row(file, d, None, false),
+            TargetKey::Id(id) => self.row_if_exists(file, *id),
+            TargetKey::DocumentId(d) => self.version_row(file, d, None, false),
+            TargetKey::NoRow(_) => Ok(None),
         }
     }
 
     /// The row ids of the files named, or Strapi's 400 for those that do not exist.
-    fn file_ids(&self, files: &[FileRef]) -> Result<Vec<i64>, WriteError> {
+    fn file_ids(&self, files: &[TargetKey]) -> Result<Vec<i64>, WriteError> {
         let Some(file) = self.model.upload_file() else {
             return Ok(Vec::new());
         };
@@ -1597,14 +1598,14 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
     ) -> Result<Vec<i64>, WriteError> {
         let doc = match &entry.key {
-            FileRefKey::Id(id) => {
+            TargetKey::Id(id) => {
                 return match self.row_if_exists(target, *id)? {
                     Some(id) => Ok(vec![id]),
                     None => Err(not_found_relation(&entry.key)),
                 };
             }
-            FileRefKey::NoRow(_) => return Err(not_found_relation(&entry.key)),
-            FileRefKey::DocumentId(doc) => doc,
+            TargetKey::NoRow(_) => return Err(not_found_relation(&entry.key)),
+            TargetKey::DocumentId(doc) => doc,
         };
         let wanted = if target.localized {
             entry
@@ -1750,7 +1751,7 @@ impl<'a> DocumentWrite<'a> {
         &self,
         source: &Schema,
         target: &Schema,
-        key: &FileRefKey,
+        key: &TargetKey,
         locale: Option<&str>,
     ) -> Result<i64, WriteError> {
         let entry = RelationRef {
@@ -1763,8 +1764,8 @@ impl<'a> DocumentWrite<'a> {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
             Err(e @ WriteError::Store(_)) => Err(e),
             Err(_) => match key {
-                FileRefKey::Id(i) => Ok(*i),
-                FileRefKey::DocumentId(_) | FileRefKey::NoRow(_) => Err(not_found_relation(key)),
+                TargetKey::Id(i) => Ok(*i),
+                TargetKey::DocumentId(_) | TargetKey::NoRow(_) => Err(not_found_relation(key)),
             },
         }
     }

@@ -58,25 +58,17 @@ impl Input {
     }
 }
 
-/// A file named by a media value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FileRef {
-    /// A row id (`3`, `{"id": 3}`).
-    Id(i64),
-    /// A documentId (`"file00000000000000000003"`).
-    DocumentId(String),
-}
-
-/// The files of a media attribute, in order.
-pub type MediaInput = Vec<FileRef>;
+/// The files of a media attribute, in order, each named as a relation entry names its
+/// target ([`TargetKey`]).
+pub type MediaInput = Vec<TargetKey>;
 
 /// A media attribute's `{"connect": [...], "disconnect": [...]}`.
 #[derive(Debug, Clone, Default)]
 pub struct MediaChange {
     /// Files to attach after the row's others.
-    pub connect: Vec<FileRef>,
+    pub connect: Vec<TargetKey>,
     /// Files to detach.
-    pub disconnect: Vec<FileRef>,
+    pub disconnect: Vec<TargetKey>,
 }
 
 /// One component instance of a write.
@@ -94,7 +86,7 @@ pub struct ComponentInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelationRef {
     /// Which entry.
-    pub key: FileRefKey,
+    pub key: TargetKey,
     /// `locale` of a longhand entry.
     pub locale: Option<String>,
     /// `status` of a longhand entry.
@@ -103,9 +95,10 @@ pub struct RelationRef {
     pub position: Option<Position>,
 }
 
-/// How a relation entry names its target.
+/// How a relation entry or a media value names its target (a file is a media's target:
+/// Strapi reads both with one `mapRelation`).
 #[derive(Debug, Clone, PartialEq)]
-pub enum FileRefKey {
+pub enum TargetKey {
     /// A row id.
     Id(i64),
     /// A documentId.
@@ -124,9 +117,9 @@ pub enum Position {
     /// `{"end": true}`.
     End,
     /// `{"before": <documentId or id>}`.
-    Before(FileRefKey),
+    Before(TargetKey),
     /// `{"after": <documentId or id>}`.
-    After(FileRefKey),
+    After(TargetKey),
 }
 
 /// A relation attribute's value.
@@ -1273,18 +1266,12 @@ fn time(v: &Value) -> Result<StoredValue, String> {
     Ok(StoredValue::Text(format!("{hms}.{ms}")))
 }
 
-fn file_ref(v: &Value) -> Option<FileRef> {
+/// How a media value's item names its file: as a relation entry names its target
+/// ([`relation_key`], [`relation_ref`]), Strapi's one `mapRelation` reading both.
+fn file_ref(v: &Value) -> Option<TargetKey> {
     match v {
-        Value::Number(n) => n.as_i64().map(FileRef::Id),
-        Value::String(s) => Some(match s.parse::<i64>() {
-            Ok(id) => FileRef::Id(id),
-            Err(_) => FileRef::DocumentId(s.clone()),
-        }),
-        Value::Object(o) => o
-            .get("id")
-            .and_then(file_ref)
-            .or_else(|| o.get("documentId").and_then(file_ref)),
-        _ => None,
+        Value::Object(_) => relation_ref(v).map(|entry| entry.key),
+        _ => relation_key(v),
     }
 }
 
@@ -1314,11 +1301,11 @@ fn media(v: &Value) -> MediaInput {
 /// `parseInt(value, 10)` reads as one (`isNumeric`), is a row id; any other string is a
 /// documentId. The documentIds Strapi makes (cuid2) start with a letter, so they never
 /// read as numbers.
-fn relation_key(v: &Value) -> Option<FileRefKey> {
+fn relation_key(v: &Value) -> Option<TargetKey> {
     match v {
         Value::Number(_) => row_id_key(v),
         Value::String(s) if crate::write::yup::js_parse_int_reads(s) => row_id_key(v),
-        Value::String(s) => Some(FileRefKey::DocumentId(s.clone())),
+        Value::String(s) => Some(TargetKey::DocumentId(s.clone())),
         _ => None,
     }
 }
@@ -1326,27 +1313,27 @@ fn relation_key(v: &Value) -> Option<FileRefKey> {
 /// A value given as a row id (a shorthand number, or a longhand's `id`), as an integer
 /// column compares with it: an integer, or a string holding one (spaces around it
 /// aside). Any other string or number names no row; other JSON names nothing at all.
-fn row_id_key(v: &Value) -> Option<FileRefKey> {
+fn row_id_key(v: &Value) -> Option<TargetKey> {
     let text = match v {
         Value::Number(n) => match n.as_i64() {
-            Some(id) => return Some(FileRefKey::Id(id)),
+            Some(id) => return Some(TargetKey::Id(id)),
             None => n.to_string(),
         },
         Value::String(s) => match s.trim().parse::<i64>() {
-            Ok(id) => return Some(FileRefKey::Id(id)),
+            Ok(id) => return Some(TargetKey::Id(id)),
             Err(_) => s.clone(),
         },
         _ => return None,
     };
-    Some(FileRefKey::NoRow(text))
+    Some(TargetKey::NoRow(text))
 }
 
 /// A position's `before` or `after`: Strapi looks a string up as a documentId, whatever
 /// it holds.
-fn anchor_key(v: &Value) -> Option<FileRefKey> {
+fn anchor_key(v: &Value) -> Option<TargetKey> {
     match v {
-        Value::Number(n) => n.as_i64().map(FileRefKey::Id),
-        Value::String(s) => Some(FileRefKey::DocumentId(s.clone())),
+        Value::Number(n) => n.as_i64().map(TargetKey::Id),
+        Value::String(s) => Some(TargetKey::DocumentId(s.clone())),
         _ => None,
     }
 }
@@ -1356,8 +1343,8 @@ fn relation_ref(v: &Value) -> Option<RelationRef> {
         Value::Object(o) => {
             // A truthy `documentId` wins over `id`, as in Strapi's transform.
             let document_id = match o.get("documentId") {
-                Some(Value::String(d)) if !d.is_empty() => Some(FileRefKey::DocumentId(d.clone())),
-                Some(Value::Number(n)) => Some(FileRefKey::DocumentId(n.to_string())),
+                Some(Value::String(d)) if !d.is_empty() => Some(TargetKey::DocumentId(d.clone())),
+                Some(Value::Number(n)) => Some(TargetKey::DocumentId(n.to_string())),
                 _ => None,
             };
             let key = document_id.or_else(|| o.get("id").and_then(row_id_key))?;
@@ -1561,19 +1548,19 @@ mod tests {
 
     #[test]
     fn numeric_strings_name_rows_and_others_documents() {
-        assert_eq!(relation_key(&json!("12")), Some(FileRefKey::Id(12)));
-        assert_eq!(relation_key(&json!(" 12 ")), Some(FileRefKey::Id(12)));
+        assert_eq!(relation_key(&json!("12")), Some(TargetKey::Id(12)));
+        assert_eq!(relation_key(&json!(" 12 ")), Some(TargetKey::Id(12)));
         assert_eq!(
             relation_key(&json!("12abc")),
-            Some(FileRefKey::NoRow("12abc".into()))
+            Some(TargetKey::NoRow("12abc".into()))
         );
         assert_eq!(
             relation_key(&json!(1.5)),
-            Some(FileRefKey::NoRow("1.5".into()))
+            Some(TargetKey::NoRow("1.5".into()))
         );
         assert_eq!(
             relation_key(&json!("tag000000000000000000001")),
-            Some(FileRefKey::DocumentId("tag000000000000000000001".into()))
+            Some(TargetKey::DocumentId("tag000000000000000000001".into()))
         );
         assert!(names_unreadable_entry(
             &json!({"connect": [{"locale": "en"}]})
@@ -1583,6 +1570,29 @@ mod tests {
             &json!({"connect": [{"id": 3}], "set": [{}]})
         ));
         assert!(!names_unreadable_entry(&json!([{"documentId": "a"}, "4"])));
+    }
+
+    #[test]
+    fn files_are_named_as_relation_entries_are() {
+        assert_eq!(file_ref(&json!(7)), Some(TargetKey::Id(7)));
+        assert_eq!(file_ref(&json!("7")), Some(TargetKey::Id(7)));
+        assert_eq!(
+            file_ref(&json!("12abc")),
+            Some(TargetKey::NoRow("12abc".into()))
+        );
+        assert_eq!(file_ref(&json!({"id": "3"})), Some(TargetKey::Id(3)));
+        // A longhand's documentId is a documentId, whatever it holds.
+        assert_eq!(
+            file_ref(&json!({"documentId": "5", "id": 3})),
+            Some(TargetKey::DocumentId("5".into()))
+        );
+        assert_eq!(
+            media(&json!({"set": ["file000000000000000000001", 2]})),
+            vec![
+                TargetKey::DocumentId("file000000000000000000001".into()),
+                TargetKey::Id(2)
+            ]
+        );
     }
 
     #[test]
