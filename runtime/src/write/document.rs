@@ -29,9 +29,10 @@ use serde_json::{Map, Value};
 use super::WriteStatus;
 use super::error::{FieldError, WriteError};
 use super::input::{
-    ComponentInput, TargetKey, Input, MediaChange, Position, RelationInput, RelationRef,
+    ComponentInput, Input, MediaChange, Position, RelationInput, RelationRef, TargetKey,
     last_of_to_one, mapped_relation, written_entries,
 };
+use super::order::Validated;
 use super::relations;
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, ScalarType,
@@ -1779,6 +1780,26 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
         input: &Input,
     ) -> Result<(), WriteError> {
+        let mut failures = self.unique_failures(document_id, locale, input)?;
+        if failures.is_empty() {
+            return Ok(());
+        }
+        let validated = self
+            .shown
+            .and_then(Value::as_object)
+            .map(|data| Validated { data, draft: false });
+        super::order::in_yup_order(self.model, self.schema, &mut failures, validated);
+        Err(WriteError::fields(failures))
+    }
+
+    /// The failures of [`Self::check_unique`], unsorted: also checked beside yup's
+    /// other errors when those refused the data (`write::refusal`).
+    pub fn unique_failures(
+        &self,
+        document_id: &str,
+        locale: Option<&str>,
+        input: &Input,
+    ) -> Result<Vec<FieldError>, WriteError> {
         let mut failures = self.scalar_unique_failures(&input.scalars, document_id, locale, &[])?;
         let given: Vec<ComponentValues> = input
             .components
@@ -1796,11 +1817,7 @@ impl<'a> DocumentWrite<'a> {
             })
             .collect();
         failures.extend(self.component_unique_failures(&given, document_id, locale)?);
-        if failures.is_empty() {
-            return Ok(());
-        }
-        super::input::in_yup_order(self.model, self.schema, &mut failures);
-        Err(WriteError::fields(failures))
+        Ok(failures)
     }
 
     /// `unique` for scalar `values` of the written type, against other documents' rows
@@ -1975,7 +1992,7 @@ impl<'a> DocumentWrite<'a> {
         if failures.is_empty() {
             return Ok(());
         }
-        super::input::in_yup_order(self.model, self.schema, &mut failures);
+        super::order::in_yup_order(self.model, self.schema, &mut failures, None);
         Err(WriteError::fields(failures))
     }
 
@@ -2122,6 +2139,15 @@ fn has_own_rules(a: &Attribute) -> bool {
         AttributeKind::DynamicZone(z) => z.min.is_some() || z.max.is_some(),
         _ => false,
     }
+}
+
+/// Whether `data` gives a value that a `unique` test checks: of a unique attribute of
+/// `schema`, or of a component list that may hold one.
+pub fn gives_unique(model: &Model, schema: &Schema, data: &Map<String, Value>) -> bool {
+    schema
+        .attributes
+        .iter()
+        .any(|a| data.contains_key(&a.name) && (a.is_unique_checked() || holds_unique(model, a)))
 }
 
 /// Whether a component that attribute `a` may hold has a unique attribute of its own.

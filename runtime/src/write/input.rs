@@ -24,6 +24,7 @@
 use serde_json::{Map, Value};
 
 use super::error::{FieldError, WriteError};
+use super::order::{Validated, in_yup_order};
 use super::yup::{Cast, dotted, js_cast_number, number_text, type_error};
 use crate::query::Permissions;
 use crate::query::values::js_truthy;
@@ -381,22 +382,41 @@ pub struct DataParse<'a> {
 /// (`write::refusal`).
 #[derive(Debug)]
 pub struct Refused {
-    /// yup's errors, or the entity manager's bare date message.
-    pub error: WriteError,
+    /// yup's errors of the fields, in yup's order (empty when only a date failed).
+    pub failures: Vec<FieldError>,
+    /// The relations check's `Invalid relations`: a test of the data itself, whose
+    /// error follows those of its fields. No count of missing rows joins it.
+    pub relations: Option<FieldError>,
+    /// The entity manager's bare date message, which Strapi gives only after its
+    /// validation passed.
+    pub date: Option<String>,
     /// The values read, failed ones left out.
     pub input: Input,
-    /// Whether `error` holds yup's errors (else the date message, which Strapi gives
-    /// only after its validation passed).
-    pub yup: bool,
-    /// Whether the relations check already failed (`Invalid relations`): no count of
-    /// missing rows joins it.
-    pub relations_failed: bool,
+}
+
+impl Refused {
+    /// Whether yup refused the data (else only a date failed).
+    pub fn by_yup(&self) -> bool {
+        !self.failures.is_empty() || self.relations.is_some()
+    }
+
+    /// Strapi's 400: yup's errors, the relations check's last; else the date message.
+    pub fn error(&self) -> WriteError {
+        match (&self.date, self.by_yup()) {
+            (Some(message), false) => WriteError::bare(message.clone()),
+            _ => {
+                let mut all = self.failures.clone();
+                all.extend(self.relations.clone());
+                WriteError::fields(all)
+            }
+        }
+    }
 }
 
 impl DataParse<'_> {
     /// The values of the data, or Strapi's 400.
     pub fn parse(&self) -> Result<Input, WriteError> {
-        self.parse_or_refuse().map_err(|r| r.error)
+        self.parse_or_refuse().map_err(|r| r.error())
     }
 
     /// [`Self::parse`], keeping what was read when it refuses ([`Refused`]).
@@ -416,164 +436,26 @@ impl DataParse<'_> {
             ..Collected::default()
         };
         let input = parse_object(model, schema, data, &[], &mut c);
-        let relations_failed = c.relations.is_some();
-        if !c.failures.is_empty() || relations_failed {
-            in_yup_order(model, schema, &mut c.failures);
-            // The relations check is a test of the data itself: its error comes last.
-            if let Some(message) = c.relations {
-                c.failures.push(FieldError {
-                    path: Vec::new(),
-                    message: message.into(),
-                    value: c.shown.clone(),
-                });
-            }
-            return Err(Box::new(Refused {
-                error: WriteError::fields(c.failures),
-                input,
-                yup: true,
-                relations_failed,
-            }));
+        if c.failures.is_empty() && c.relations.is_none() && c.date.is_none() {
+            return Ok(input);
         }
-        if let Some(message) = c.date {
-            return Err(Box::new(Refused {
-                error: WriteError::bare(message),
-                input,
-                yup: false,
-                relations_failed,
-            }));
-        }
-        Ok(input)
-    }
-}
-
-/// Sorts the failures of one validation of `schema`'s data as yup reports them.
-///
-/// At each object (the document, a component) yup sorts its fields' errors by the first
-/// of the object's keys, in schema order, that the error's path text *contains*
-/// (`sortByKeyOrder`: `parts` sorts with `part` when `part` comes first). At a tie they
-/// stay in the order they finished in: yup runs a field's type check one step before
-/// its other tests, and a component's fields only after its own checks, so a type
-/// error finishes first and a deeper one later ([`FieldTime`]); fields that finish
-/// together keep yup's run order, last key first. A list's items stay in order, and an
-/// attribute's own error follows those of its items. A failure with no path (the
-/// relation checks' `Invalid relations`) leaves the list as it is.
-pub fn in_yup_order(model: &Model, schema: &Schema, failures: &mut [FieldError]) {
-    if failures.len() < 2 || failures.iter().any(|f| f.path.is_empty()) {
-        return;
-    }
-    let mut keys: Vec<(Vec<SortPart>, usize)> = failures
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (yup_sort_key(model, schema, f), i))
-        .collect();
-    // A field's error finishes when the last of its parts does.
-    let mut finished: std::collections::HashMap<(usize, &[String]), u64> = Default::default();
-    for (key, i) in &keys {
-        for part in key {
-            if let SortPart::Field { depth, time, .. } = part {
-                let slot = finished
-                    .entry((*depth, &failures[*i].path[..=*depth]))
-                    .or_default();
-                *slot = (*slot).max(*time);
-            }
-        }
-    }
-    for (key, i) in &mut keys {
-        for part in key.iter_mut() {
-            if let SortPart::Field { depth, time, .. } = part {
-                *time = finished[&(*depth, &failures[*i].path[..=*depth])];
-            }
-        }
-    }
-    keys.sort();
-    let sorted: Vec<FieldError> = keys.iter().map(|(_, i)| failures[*i].clone()).collect();
-    failures.clone_from_slice(&sorted);
-}
-
-/// One level of a failure's place in yup's order ([`in_yup_order`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum SortPart {
-    /// A field of an object: the first key its path contains, when it finished, and
-    /// its place in yup's run order (last attribute first). `depth` is its index in
-    /// the path.
-    Field {
-        first: usize,
-        time: u64,
-        run: std::cmp::Reverse<usize>,
-        depth: usize,
-    },
-    /// An item of a list.
-    Item(u64),
-    /// The failure is the field's own error: after those of its parts.
-    Own,
-}
-
-/// When a failure finishes, in yup's steps from the start of the field at `depth`: its
-/// type check takes one, its other tests two, and each object or list it sits in two
-/// more (their own checks run before their fields').
-fn field_time(f: &FieldError, depth: usize) -> u64 {
-    let below = (f.path.len() - 1 - depth) as u64;
-    let own = if f.message.contains(" type, but the final value was: ") {
-        1
-    } else {
-        2
-    };
-    2 * below + own
-}
-
-fn yup_sort_key(model: &Model, schema: &Schema, f: &FieldError) -> Vec<SortPart> {
-    let path = &f.path;
-    let mut key = Vec::with_capacity(path.len() + 1);
-    let mut level = Some(schema);
-    let mut i = 0;
-    while let (Some(s), Some(name)) = (level, path.get(i)) {
-        let Some(attr) = s
-            .attribute_id(name)
-            .and_then(|id| s.attributes.get(id.index()))
-        else {
-            break;
+        let validated = Validated {
+            data,
+            draft: phase == Phase::Draft,
         };
-        let text = dotted(&path[..=i]);
-        let first = s
-            .attributes
-            .iter()
-            .position(|a| text.contains(a.name.as_str()))
-            .unwrap_or(attr.id.index());
-        key.push(SortPart::Field {
-            first,
-            time: field_time(f, i),
-            run: std::cmp::Reverse(attr.id.index()),
-            depth: i,
+        in_yup_order(model, schema, &mut c.failures, Some(validated));
+        let relations = c.relations.map(|message| FieldError {
+            path: Vec::new(),
+            message: message.into(),
+            value: c.shown.clone(),
         });
-        i += 1;
-        let item = path.get(i).and_then(|p| p.parse::<u64>().ok());
-        level = match &attr.kind {
-            AttributeKind::Component(c) => {
-                if c.repeatable
-                    && let Some(n) = item
-                {
-                    key.push(SortPart::Item(n));
-                    i += 1;
-                }
-                Some(model.schema(c.component))
-            }
-            AttributeKind::DynamicZone(z) => {
-                let Some(n) = item else { break };
-                key.push(SortPart::Item(n));
-                i += 1;
-                // The item's component is not in the path: the first of the zone's that
-                // has the next attribute.
-                let next = path.get(i);
-                z.components
-                    .iter()
-                    .map(|u| model.schema(*u))
-                    .find(|cs| next.is_some_and(|n| cs.attribute_id(n).is_some()))
-            }
-            _ => None,
-        };
+        Err(Box::new(Refused {
+            failures: c.failures,
+            relations,
+            date: c.date,
+            input,
+        }))
     }
-    key.push(SortPart::Own);
-    key
 }
 
 fn parse_object(

@@ -6,6 +6,7 @@
 //! * `document.rs`: the document lifecycle (create, update, publish, delete) as row
 //!   changes, on `store::rows` (the statements) through the seam's `Writer`.
 //! * `error.rs`: [`WriteError`], which says which 4xx Strapi answers.
+//! * `order.rs`: the order of a validation's errors, as yup's checks finish.
 //!
 //! Every write is one transaction ([`crate::store::Pool::write`]): a failure at any step
 //! leaves nothing behind. The answer of a write is read back afterwards through the read
@@ -22,6 +23,7 @@ mod blocks;
 mod document;
 mod error;
 pub mod input;
+mod order;
 mod relations;
 mod yup;
 
@@ -131,6 +133,11 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     };
     let values = match parse.parse_or_refuse() {
         Ok(values) => values,
+        // Strapi looks the document up before it validates: an update of one that does
+        // not exist is a 404 whatever its data.
+        Err(_) if action == Action::Update && !document_exists(store, schema, req.document_id)? => {
+            return Err(WriteError::NotFound);
+        }
         Err(refused) => return Err(refusal(store, req, *refused, &shown, locale.as_deref())),
     };
     store.pool().write(|w| {
@@ -164,16 +171,34 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     })
 }
 
+/// Whether the document an update names has a version in any locale (a single type's
+/// update, `None`, always has one to write: it creates it).
+fn document_exists(
+    store: &Store,
+    schema: &crate::schema::Schema,
+    document_id: Option<&str>,
+) -> Result<bool, WriteError> {
+    let Some(id) = document_id else {
+        return Ok(true);
+    };
+    store.pool().write(|w| {
+        let versions = crate::store::rows::Rows::new(w, store.model()).versions(schema, id)?;
+        Ok(!versions.is_empty())
+    })
+}
+
 /// Strapi's answer to a data that pass 2 refused, in Strapi's order: a documentId that
-/// names nothing (its transform, before any validation); else yup's errors with the
-/// relations check's count of row ids that name nothing last (it runs beside them); else
-/// that count before the entity manager's date message. The data the errors show gets
-/// its relations and media as the rows they name. Only a refusal whose data gives
-/// relations or media looks anything up (in a transaction of its own).
+/// names nothing (its transform, before any validation); else yup's errors, with the
+/// `unique` tests of the values read among them (a type without draft and publish: its
+/// data is validated as published) and the relations check's count of row ids that name
+/// nothing last (a test of the data itself); else that count before the entity manager's
+/// date message. The data the errors show gets its relations and media as the rows they
+/// name. Only a refusal whose data gives relations, media or unique values looks
+/// anything up (in a transaction of its own).
 fn refusal(
     store: &Store,
     req: &WriteRequest<'_>,
-    refused: input::Refused,
+    mut refused: input::Refused,
     shown: &Value,
     locale: Option<&str>,
 ) -> WriteError {
@@ -185,32 +210,58 @@ fn refusal(
             crate::schema::AttributeKind::Relation(_) | crate::schema::AttributeKind::Media(_)
         ) && req.data.contains_key(&a.name)
     });
-    let input::Refused {
-        mut error,
-        input,
-        yup,
-        relations_failed,
-    } = refused;
-    if !gives_targets {
-        return error;
+    let checks_unique = refused.by_yup()
+        && !schema.draft_and_publish
+        && document::gives_unique(model, schema, req.data);
+    if !gives_targets && !checks_unique {
+        return refused.error();
     }
     let looked_up = store.pool().write(|w| {
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms).showing(shown);
-        let missing = match relations_failed {
-            true => None,
-            false => doc.targets_failure(schema, &input, locale)?,
+        let missing = match gives_targets && refused.relations.is_none() {
+            true => doc.targets_failure(schema, &refused.input, locale)?,
+            false => None,
         };
-        Ok::<_, WriteError>((doc.shown_with_row_ids(schema, locale), missing))
+        let unique = match checks_unique {
+            true => {
+                // The document written is not compared with itself: a single type's
+                // update writes its one document; a creation's has no rows yet.
+                let document_id = match req.document_id {
+                    Some(id) => Some(id.to_string()),
+                    None if schema.kind == crate::schema::SchemaKind::SingleType => {
+                        crate::store::rows::Rows::new(w, model).any_document(schema)?
+                    }
+                    None => None,
+                };
+                let id = document_id.unwrap_or_default();
+                doc.unique_failures(&id, locale, &refused.input)?
+            }
+            false => Vec::new(),
+        };
+        let mapped = match gives_targets {
+            true => doc.shown_with_row_ids(schema, locale),
+            false => None,
+        };
+        Ok::<_, WriteError>((mapped, missing, unique))
     });
-    let (mapped, missing) = match looked_up {
+    let (mapped, missing, unique) = match looked_up {
         Ok(found) => found,
         Err(e) => return e,
     };
+    if !unique.is_empty() {
+        refused.failures.extend(unique);
+        let validated = order::Validated {
+            data: req.data,
+            draft: false,
+        };
+        order::in_yup_order(model, schema, &mut refused.failures, Some(validated));
+    }
+    let mut error = refused.error();
     if let Some(mapped) = &mapped {
         error.replace_value(shown, mapped);
     }
     match missing {
-        Some(failure) if yup => {
+        Some(failure) if refused.by_yup() => {
             error.push_field(failure);
             error
         }
