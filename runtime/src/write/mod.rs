@@ -271,7 +271,8 @@ fn refusal(
 }
 
 /// The data as Strapi's document service hands it to the entity manager, which some of
-/// its errors show as their `value`: the body's `data`, with every list of components
+/// its errors show as their `value`: the body's `data`, its scalars as yup casts them
+/// ([`yup::cast_scalar`]; components keep theirs: `preventCast`), with every list of components
 /// (repeatable or dynamic zone) present on a creation (`[]` when not given: yup's
 /// default for a creation; a zone's items that are not objects as null), the locale
 /// written and `publishedAt`. Relations and media are as given here; an error shows them
@@ -287,6 +288,11 @@ fn shown_data(
     let mut out = data.clone();
     for a in &schema.attributes {
         match &a.kind {
+            AttributeKind::Scalar(ty) => {
+                if let Some(v) = out.get_mut(&a.name) {
+                    *v = yup::cast_scalar(ty, v);
+                }
+            }
             AttributeKind::Component(c) if c.repeatable && creation => {
                 out.entry(a.name.clone())
                     .or_insert_with(|| Value::Array(Vec::new()));

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::error::FieldError;
 use crate::query::values::js_number_string;
+use crate::schema::ScalarType;
 
 /// What yup's cast made of a value before its type check failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +129,67 @@ pub fn js_cast_number(v: &Value) -> Option<f64> {
     }
 }
 
+/// What yup's cast makes of a scalar attribute's value before its checks, as the errors
+/// that show the whole data show it (Strapi's `Validators`): `number()` casts integers,
+/// floats and decimals (a NaN shows as `null`), `boolean()` takes `"true"`, `"1"`,
+/// `"false"`, `"0"` (any case), `string()` writes an enumeration's number or boolean as
+/// text, and a biginteger's integer becomes its digits (`toBigIntegerString`). Other
+/// types keep the value given (Strapi's string validators `preventCast`).
+pub fn cast_scalar(ty: &ScalarType, v: &Value) -> Value {
+    match ty {
+        ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => match v {
+            Value::Number(_) => v.clone(),
+            _ => js_cast_number(v)
+                .and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number),
+        },
+        ScalarType::Boolean => match v {
+            Value::Bool(_) | Value::Null => v.clone(),
+            _ => match js_text(v).to_ascii_lowercase().as_str() {
+                "true" | "1" => Value::Bool(true),
+                "false" | "0" => Value::Bool(false),
+                _ => v.clone(),
+            },
+        },
+        ScalarType::Enumeration { .. } => match v {
+            Value::Number(n) => Value::String(number_text(n)),
+            Value::Bool(b) => Value::String(b.to_string()),
+            _ => v.clone(),
+        },
+        ScalarType::BigInteger => big_integer_text(v).map_or_else(|| v.clone(), Value::String),
+        _ => v.clone(),
+    }
+}
+
+/// Strapi's `toBigIntegerString`: an integer number's text, or a text of an optional sign
+/// and digits (trimmed) as `BigInt` writes it back; `None` for anything else.
+fn big_integer_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => {
+            let x = n.as_f64()?;
+            (x.is_finite() && x.fract() == 0.0).then(|| number_text(n))
+        }
+        Value::String(s) => {
+            let t = s.trim_matches(is_js_space);
+            let (negative, digits) = match t.as_bytes().first() {
+                Some(b'-') => (true, &t[1..]),
+                Some(b'+') => (false, &t[1..]),
+                _ => (false, t),
+            };
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let digits = digits.trim_start_matches('0');
+            Some(match (negative, digits.is_empty()) {
+                (_, true) => "0".to_string(),
+                (true, false) => format!("-{digits}"),
+                (false, false) => digits.to_string(),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// JavaScript's `String(v)` for the values an array's text is made of.
 fn js_text(v: &Value) -> String {
     match v {
@@ -227,6 +289,45 @@ mod tests {
             print_value(&json!({"question": "x"}), true),
             "{\n  \"question\": \"\\\"x\\\"\"\n}"
         );
+    }
+
+    #[test]
+    fn scalars_are_cast_as_strapis_validators_cast_them() {
+        assert_eq!(cast_scalar(&ScalarType::Integer, &json!("7")), json!(7.0));
+        assert_eq!(
+            cast_scalar(&ScalarType::Decimal, &json!(" 9.5 ")),
+            json!(9.5)
+        );
+        assert_eq!(cast_scalar(&ScalarType::Float, &json!("x")), json!(null));
+        assert_eq!(cast_scalar(&ScalarType::Integer, &json!(true)), json!(null));
+        assert_eq!(
+            cast_scalar(&ScalarType::Boolean, &json!("TRUE")),
+            json!(true)
+        );
+        assert_eq!(cast_scalar(&ScalarType::Boolean, &json!(0)), json!(false));
+        assert_eq!(
+            cast_scalar(&ScalarType::Boolean, &json!("yes")),
+            json!("yes")
+        );
+        let level = ScalarType::Enumeration {
+            values: vec!["low".into()],
+        };
+        assert_eq!(cast_scalar(&level, &json!(5)), json!("5"));
+        assert_eq!(cast_scalar(&level, &json!(false)), json!("false"));
+        assert_eq!(
+            cast_scalar(&ScalarType::BigInteger, &json!(" +007 ")),
+            json!("7")
+        );
+        assert_eq!(
+            cast_scalar(&ScalarType::BigInteger, &json!("-0")),
+            json!("0")
+        );
+        assert_eq!(cast_scalar(&ScalarType::BigInteger, &json!(3)), json!("3"));
+        assert_eq!(
+            cast_scalar(&ScalarType::BigInteger, &json!(1.5)),
+            json!(1.5)
+        );
+        assert_eq!(cast_scalar(&ScalarType::String, &json!(5)), json!(5));
     }
 
     #[test]
