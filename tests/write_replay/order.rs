@@ -31,6 +31,8 @@
 //!   group holds the same multiset of values in both: tied rows may swap their numbers,
 //!   rows that were not tied keep their relative order, and a partition that one side
 //!   renumbered and the other did not still fails.
+//! - A row the step added with the value of a row it removed (a republish carries the
+//!   old link's order) joins that row's group.
 //! - Groups outlive the step: two tied rows numbered the other way round keep differing
 //!   on the two sides (a later renumbering shifts both), so a group is kept until both
 //!   sides give each of its rows the same value again. This is why the recorded state is kept
@@ -359,6 +361,29 @@ impl Sides<'_> {
             keys.dedup();
             merge(groups, keys);
         }
+        // A row the step added with the value of a row it removed, in the same partition
+        // (a republish gives the new link the old link's order), continues that row's
+        // group: the tie-breaking that numbered the old row numbers it.
+        for (after, before) in [
+            (self.recorded_after, self.recorded_before),
+            (self.strata_after, self.strata_before),
+        ] {
+            for (key, row) in after.iter().filter(|(k, _)| !before.contains_key(*k)) {
+                let at = (cell(row, partition), cell(row, column));
+                let carried: Vec<&String> = before
+                    .iter()
+                    .filter(|(k, old)| {
+                        !after.contains_key(*k)
+                            && groups.contains_key(*k)
+                            && (cell(old, partition), cell(old, column)) == at
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                for gone in carried {
+                    merge(groups, &[gone, key]);
+                }
+            }
+        }
         // Partition → group → (recorded values, strata's values), over the rows both hold
         // in the same partition (other differences are the strict comparison's).
         type Values = (Vec<String>, Vec<String>);
@@ -679,6 +704,24 @@ mod tests {
         let found = replay(&start, &[(&r1, &s1), (&r2, &s2), (&r3, &r3), (&r3, &s4)]);
         assert_eq!(found[..3], [None, None, None]);
         assert!(found[3].is_some());
+    }
+
+    /// A tie broken both ways, then a step that replaces one of the tied rows by a new row
+    /// with its value (a republish): the new row continues the old one's group.
+    #[test]
+    fn a_carried_value_continues_its_group() {
+        let start = [(1, 10, 5, 1.0), (2, 11, 5, 1.0)];
+        let r1 = [(1, 10, 5, 1.0), (2, 11, 5, 2.0)];
+        let s1 = [(1, 10, 5, 2.0), (2, 11, 5, 1.0)];
+        // Row 2 is replaced by row 3, which keeps row 2's value on each side.
+        let r2 = [(1, 10, 5, 1.0), (3, 12, 5, 2.0)];
+        let s2 = [(1, 10, 5, 2.0), (3, 12, 5, 1.0)];
+        let found = replay(&start, &[(&r1, &s1), (&r2, &s2)]);
+        assert_eq!(found, [None, None]);
+        // Without the carry (row 3 a value of its own on strata's side) it still fails.
+        let s2 = [(1, 10, 5, 2.0), (3, 12, 5, 3.0)];
+        let found = replay(&start, &[(&r1, &s1), (&r2, &s2)]);
+        assert!(found[1].is_some());
     }
 
     #[test]

@@ -35,8 +35,8 @@ use super::input::{
 use super::order::Validated;
 use super::relations;
 use crate::schema::{
-    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationStorage, ScalarType,
-    Schema, SchemaId,
+    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationKind, RelationSide,
+    RelationStorage, ScalarType, Schema, SchemaId,
 };
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
@@ -239,13 +239,21 @@ impl MissingRows {
     }
 }
 
+/// Strapi's transform's error for a target it cannot find, in the locale it looked in
+/// (`null` for a target that is not localized).
 fn not_found_relation(key: &TargetKey) -> WriteError {
+    not_found_in(key, None)
+}
+
+/// [`not_found_relation`] for a target looked up in `locale`.
+fn not_found_in(key: &TargetKey, locale: Option<&str>) -> WriteError {
     let id = match key {
         TargetKey::DocumentId(d) | TargetKey::NoRow(d) => d.clone(),
         TargetKey::Id(i) => i.to_string(),
     };
+    let locale = locale.unwrap_or("null");
     WriteError::bare(format!(
-        "Document with id \"{id}\", locale \"null\" not found"
+        "Document with id \"{id}\", locale \"{locale}\" not found"
     ))
 }
 
@@ -875,6 +883,7 @@ impl<'a> DocumentWrite<'a> {
         new: i64,
         carried: &Carried,
     ) -> Result<(), WriteError> {
+        let mut self_pairs = Vec::new();
         for t in self.rows.touching(self.schema.id) {
             let lt = t.table;
             match t.end {
@@ -885,6 +894,8 @@ impl<'a> DocumentWrite<'a> {
                     // A self-relation's pairs are re-created with the draft link's order
                     // values (`self-referential-relations.js`).
                     let own_kind = target == self.schema.id;
+                    let keeps_draft_order =
+                        !own_kind && self.first_publish_keeps_order(carried, t.owner, t.attribute);
                     let old = carried.owned(&lt.table);
                     let mut place = 0.0;
                     for l in self.rows.links(lt, End::Owner, draft)? {
@@ -892,6 +903,12 @@ impl<'a> DocumentWrite<'a> {
                             continue;
                         };
                         place += 1.0;
+                        if own_kind && l.other == draft {
+                            // The row linked to itself: Strapi's self-relation sync makes
+                            // that pair last, after every other link of the publish.
+                            self_pairs.push((lt, other, l.owner_order, l.inverse_order));
+                            continue;
+                        }
                         let (near, far) = if own_kind {
                             (l.owner_order, l.inverse_order)
                         } else {
@@ -903,7 +920,11 @@ impl<'a> DocumentWrite<'a> {
                                 l.inverse_order,
                                 End::Owner,
                             )?;
-                            (lt.owner_order.as_ref().map(|_| place), far)
+                            let near = match keeps_draft_order {
+                                true => l.owner_order,
+                                false => lt.owner_order.as_ref().map(|_| place),
+                            };
+                            (near, far)
                         };
                         self.rows.insert_link(lt, new, other, near, far)?;
                     }
@@ -951,6 +972,9 @@ impl<'a> DocumentWrite<'a> {
                     }
                 }
             }
+        }
+        for (lt, other, near, far) in self_pairs {
+            self.rows.insert_link(lt, new, other, near, far)?;
         }
         Ok(())
     }
@@ -1028,6 +1052,30 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a publish gives the links of `owner`'s `attribute` the draft links' own
+    /// order values instead of 1..n: Strapi's `bidirectional-relations.js` restores them on
+    /// the owning side of a two-way `manyToMany` when the locale had no published row
+    /// (and the published entry it matches by locale has one: not under `fields`).
+    fn first_publish_keeps_order(
+        &self,
+        carried: &Carried,
+        owner: SchemaId,
+        attribute: &str,
+    ) -> bool {
+        let Some(AttributeKind::Relation(r)) = self
+            .model
+            .schema(owner)
+            .attribute(attribute)
+            .map(|a| &a.kind)
+        else {
+            return false;
+        };
+        !carried.existed
+            && !self.answer_has_fields
+            && r.kind == RelationKind::ManyToMany
+            && matches!(r.side, RelationSide::Owner { .. })
     }
 
     fn relation_target(&self, owner: SchemaId, attribute: &str) -> Option<SchemaId> {
@@ -1535,6 +1583,7 @@ impl<'a> DocumentWrite<'a> {
                         locale: None,
                         status: None,
                         position: None,
+                        position_given: None,
                     };
                     self.target_rows(schema, target, &entry, locale)
                         .unwrap_or_default()
@@ -1608,14 +1657,17 @@ impl<'a> DocumentWrite<'a> {
             TargetKey::NoRow(_) => return Err(not_found_relation(&entry.key)),
             TargetKey::DocumentId(doc) => doc,
         };
-        let wanted = if target.localized {
-            entry
+        // `getRelationTargetLocale`: between two localized types the source's locale,
+        // whatever the entry says; else the entry's, the default filled in for a source
+        // that is not localized (`setDefaultLocaleToRelations`).
+        let wanted = match (target.localized, source.localized && locale.is_some()) {
+            (false, _) => None,
+            (true, true) => locale,
+            (true, false) => entry
                 .locale
                 .as_deref()
                 .or(locale)
-                .or(Some(self.default_locale))
-        } else {
-            None
+                .or(Some(self.default_locale)),
         };
         let version = |published: bool| self.version_row(target, doc, wanted, published);
         let one_version =
@@ -1630,7 +1682,7 @@ impl<'a> DocumentWrite<'a> {
             }
         };
         if rows.is_empty() {
-            return Err(not_found_relation(&entry.key));
+            return Err(not_found_in(&entry.key, wanted));
         }
         Ok(rows)
     }
@@ -1711,6 +1763,7 @@ impl<'a> DocumentWrite<'a> {
                 disconnect,
             } => {
                 let mut c = Vec::new();
+                let mut shown = relations::Positions::new();
                 for e in connect {
                     let position = match &e.position {
                         None => None,
@@ -1723,8 +1776,12 @@ impl<'a> DocumentWrite<'a> {
                             self.anchor_row(schema, target, k, locale)?,
                         )),
                     };
+                    let printed = self.printed_position(e, position);
                     for row in self.target_rows(schema, target, e, locale)? {
                         c.push((row, position));
+                        if let Some(text) = &printed {
+                            shown.insert(row, text.clone());
+                        }
                     }
                 }
                 let mut d = Vec::new();
@@ -1740,10 +1797,34 @@ impl<'a> DocumentWrite<'a> {
                 relations::Resolved::Change {
                     connect: c,
                     disconnect: d,
+                    shown,
                 }
             }
         };
         relations::write(&self.rows, &side, id, &resolved, creating)
+    }
+
+    /// A connect entry's `position` as Strapi's errors print it: the object given, its
+    /// anchor as the row id it names, and (`setDefaultLocaleToRelations`, for a written
+    /// type that is not localized) the default locale added to an entry that names none.
+    fn printed_position(&self, e: &RelationRef, place: Option<relations::Place>) -> Option<String> {
+        let mut given = e.position_given.clone()?;
+        match place {
+            Some(relations::Place::Before(row)) => {
+                given.insert("before".into(), Value::from(row));
+            }
+            Some(relations::Place::After(row)) => {
+                given.insert("after".into(), Value::from(row));
+            }
+            _ => {}
+        }
+        if !self.schema.localized && e.locale.is_none() && !given.contains_key("locale") {
+            given.insert(
+                "locale".into(),
+                Value::from(self.default_locale.to_string()),
+            );
+        }
+        serde_json::to_string(&given).ok()
     }
 
     /// The row a position anchor names: its first row (the draft). An anchor that does
@@ -1760,6 +1841,7 @@ impl<'a> DocumentWrite<'a> {
             locale: None,
             status: None,
             position: None,
+            position_given: None,
         };
         match self.target_rows(source, target, &entry, locale) {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),

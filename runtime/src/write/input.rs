@@ -94,6 +94,8 @@ pub struct RelationRef {
     pub status: Option<String>,
     /// `position` of a longhand entry.
     pub position: Option<Position>,
+    /// That `position` object as given, which Strapi's position errors print.
+    pub position_given: Option<Map<String, Value>>,
 }
 
 /// How a relation entry or a media value names its target (a file is a media's target:
@@ -1250,6 +1252,7 @@ fn relation_ref(v: &Value) -> Option<RelationRef> {
                 locale: text("locale"),
                 status: text("status"),
                 position,
+                position_given: o.get("position").and_then(Value::as_object).cloned(),
             })
         }
         other => relation_key(other).map(|key| RelationRef {
@@ -1257,6 +1260,7 @@ fn relation_ref(v: &Value) -> Option<RelationRef> {
             locale: None,
             status: None,
             position: None,
+            position_given: None,
         }),
     }
 }

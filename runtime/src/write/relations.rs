@@ -223,8 +223,16 @@ pub enum Resolved {
         connect: Vec<(i64, Option<Place>)>,
         /// Rows to unlink.
         disconnect: Vec<i64>,
+        /// Each connected row's position as Strapi's messages print it (the position
+        /// object given, its anchor as a row id): see [`Positions`].
+        shown: Positions,
     },
 }
+
+/// The position objects of connected rows as Strapi prints them in its errors
+/// (`JSON.stringify(position)` after its transform); a row without one prints its
+/// [`Place`].
+pub type Positions = HashMap<i64, String>;
 
 /// Writes the links of row `id` for one relation value. `creating`: the row is new
 /// (Strapi's `attachRelations`), else it is updated (`updateRelations`).
@@ -357,9 +365,10 @@ impl Links<'_, '_, '_> {
     /// `attachRelations` for a link-table relation of a new row.
     fn attach(&self, id: i64, change: &Resolved) -> Result<(), WriteError> {
         // `set || connect`; a create ignores `disconnect`.
-        let (entries, is_set) = match change {
-            Resolved::Set(e) => (unique_entries(e), true),
-            Resolved::Change { connect, .. } => (unique_entries(connect), false),
+        let no_positions = Positions::new();
+        let (entries, is_set, shown) = match change {
+            Resolved::Set(e) => (unique_entries(e), true, &no_positions),
+            Resolved::Change { connect, shown, .. } => (unique_entries(connect), false, shown),
         };
         let rel_ids: Vec<i64> = entries.iter().map(|(id, _)| *id).collect();
         if self.side.bidirectional && self.side.one_to_any() {
@@ -381,7 +390,7 @@ impl Links<'_, '_, '_> {
             } else {
                 // A strict connect on an empty list; the order is the index in the
                 // resulting list, from 0.
-                let mut orderer = Orderer::new(Vec::new());
+                let mut orderer = Orderer::new(Vec::new(), shown);
                 orderer.connect(&connect_entries(&entries))?;
                 let index: HashMap<i64, f64> = orderer
                     .rels
@@ -445,6 +454,7 @@ impl Links<'_, '_, '_> {
             Resolved::Change {
                 connect,
                 disconnect,
+                shown,
             } => {
                 let connect = unique_entries(connect);
                 let rel_ids: Vec<i64> = connect.iter().map(|(id, _)| *id).collect();
@@ -487,7 +497,7 @@ impl Links<'_, '_, '_> {
                 if self.has_order() {
                     let anchors: Vec<i64> =
                         resolved.iter().filter_map(|e| e.place.anchor()).collect();
-                    let mut orderer = Orderer::new(self.adjacent(id, &anchors)?);
+                    let mut orderer = Orderer::new(self.adjacent(id, &anchors)?, shown);
                     orderer.connect(&resolved)?;
                     let map = orderer.order_map();
                     for l in &mut new {
@@ -1116,19 +1126,21 @@ struct Rel {
 
 /// `relationsOrderer`: places connected entries among some of the existing links and
 /// gives them fractional orders.
-struct Orderer {
+struct Orderer<'s> {
     rels: Vec<Rel>,
     max_order: f64,
+    /// How the connected entries' positions print in errors.
+    shown: &'s Positions,
 }
 
 fn invalid_relation(message: String) -> WriteError {
     WriteError::bare(message)
 }
 
-impl Orderer {
+impl<'s> Orderer<'s> {
     /// The existing links given (far row, near order), sorted by order (stable; NULL
     /// counts as 1).
-    fn new(init: Vec<(i64, Option<f64>)>) -> Self {
+    fn new(init: Vec<(i64, Option<f64>)>, shown: &'s Positions) -> Self {
         let mut rels: Vec<Rel> = init
             .into_iter()
             .map(|(id, order)| Rel {
@@ -1143,11 +1155,15 @@ impl Orderer {
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
         let max_order = rels.iter().map(|r| r.order).reduce(f64::max).unwrap_or(0.0);
-        Orderer { rels, max_order }
+        Orderer {
+            rels,
+            max_order,
+            shown,
+        }
     }
 
     fn connect(&mut self, entries: &[Entry]) -> Result<(), WriteError> {
-        for e in sort_connect(entries, &self.rels)? {
+        for e in sort_connect(entries, &self.rels, self.shown)? {
             if let Some(at) = self.rels.iter().position(|r| r.id == e.id) {
                 self.rels.remove(at);
             }
@@ -1166,11 +1182,11 @@ impl Orderer {
     fn insert(&mut self, e: Entry) -> Result<(), WriteError> {
         let (at, order) = match e.place {
             Place::Before(anchor) => {
-                let (at, r) = self.find(anchor).ok_or_else(|| not_valid(e))?;
+                let (at, r) = self.find(anchor).ok_or_else(|| not_valid(e, self.shown))?;
                 (at, if r.init { r.order - 0.5 } else { r.order })
             }
             Place::After(anchor) => {
-                let (at, r) = self.find(anchor).ok_or_else(|| not_valid(e))?;
+                let (at, r) = self.find(anchor).ok_or_else(|| not_valid(e, self.shown))?;
                 (at + 1, if r.init { r.order + 0.5 } else { r.order })
             }
             Place::Start => match self.rels.first() {
@@ -1218,17 +1234,26 @@ impl Orderer {
 
 /// The error of an insert whose anchor is gone. Strapi throws a plain `Error` (a 500);
 /// it is the caller's input, so strata answers it as a 400 with the same message.
-fn not_valid(e: Entry) -> WriteError {
+fn not_valid(e: Entry, shown: &Positions) -> WriteError {
     invalid_relation(format!(
         "There was a problem connecting relation with id {} at position {}. The list of connect relations is not valid",
         e.id,
-        e.place.json()
+        position_text(e, shown)
     ))
+}
+
+/// How entry `e`'s position prints in an error.
+fn position_text(e: Entry, shown: &Positions) -> String {
+    shown.get(&e.id).cloned().unwrap_or_else(|| e.place.json())
 }
 
 /// `sortConnectArray` (always strict, as Strapi's REST writes are): the entries in an
 /// order where each anchor is placed before the entries placed next to it.
-fn sort_connect(entries: &[Entry], initial: &[Rel]) -> Result<Vec<Entry>, WriteError> {
+fn sort_connect(
+    entries: &[Entry],
+    initial: &[Rel],
+    shown: &Positions,
+) -> Result<Vec<Entry>, WriteError> {
     let in_initial = |id: i64| initial.iter().any(|r| r.id == id);
     let mut mapped: HashMap<i64, (Entry, bool)> = HashMap::new();
     let mut needs_sorting = false;
@@ -1282,7 +1307,7 @@ fn sort_connect(entries: &[Entry], initial: &[Rel]) -> Result<Vec<Entry>, WriteE
                     return Err(invalid_relation(format!(
                         "There was a problem connecting relation with id {} at position {}. The relation with id {a} needs to be connected first.",
                         current.id,
-                        current.place.json()
+                        position_text(current, shown)
                     )));
                 }
             }
@@ -1303,8 +1328,9 @@ mod tests {
 
     #[test]
     fn positions_are_placed_as_strapi_places_them() {
+        let none = Positions::new();
         // rel-positions#1: links 1 (order 1) and 8 (order 2).
-        let mut o = Orderer::new(vec![(1, Some(1.0)), (8, Some(2.0))]);
+        let mut o = Orderer::new(vec![(1, Some(1.0)), (8, Some(2.0))], &none);
         o.connect(&[
             entry(3, Place::Start),
             entry(4, Place::End),
@@ -1323,7 +1349,8 @@ mod tests {
 
     #[test]
     fn a_missing_anchor_is_refused() {
-        let mut o = Orderer::new(vec![(1, Some(1.0))]);
+        let none = Positions::new();
+        let mut o = Orderer::new(vec![(1, Some(1.0))], &none);
         let e = o.connect(&[entry(3, Place::Before(7))]).unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -1333,7 +1360,8 @@ mod tests {
 
     #[test]
     fn anchors_among_the_connected_entries_go_first() {
-        let mut o = Orderer::new(Vec::new());
+        let none = Positions::new();
+        let mut o = Orderer::new(Vec::new(), &none);
         o.connect(&[
             entry(5, Place::Before(1)),
             entry(1, Place::Before(2)),
@@ -1342,11 +1370,11 @@ mod tests {
         .unwrap();
         let ids: Vec<i64> = o.rels.iter().map(|r| r.id).collect();
         assert_eq!(ids, [5, 1, 2]);
-        let circular = Orderer::new(Vec::new())
+        let circular = Orderer::new(Vec::new(), &none)
             .connect(&[entry(5, Place::Before(6)), entry(6, Place::After(5))])
             .unwrap_err();
         assert!(circular.to_string().starts_with("A circular reference"));
-        let twice = Orderer::new(Vec::new())
+        let twice = Orderer::new(Vec::new(), &none)
             .connect(&[entry(5, Place::Start), entry(5, Place::End)])
             .unwrap_err();
         assert!(twice.to_string().contains("already connected"));
