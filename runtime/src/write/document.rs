@@ -239,6 +239,11 @@ impl MissingRows {
     }
 }
 
+/// An order column's value as stored (NULL when there is none).
+fn order_value(order: Option<f64>) -> StoredValue {
+    order.map_or(StoredValue::Null, StoredValue::Real)
+}
+
 /// Strapi's transform's error for a target it cannot find, in the locale it looked in
 /// (`null` for a target that is not localized).
 fn not_found_relation(key: &TargetKey) -> WriteError {
@@ -403,7 +408,7 @@ impl<'a> DocumentWrite<'a> {
     ) -> Result<(), WriteError> {
         let versions = self.rows.versions(self.schema, document_id)?;
         if versions.is_empty() {
-            return Err(WriteError::NotFound);
+            return Err(self.missing_document(input, locale));
         }
         let before = match self.sync_original(&versions, locale) {
             Some(id) => Some(self.shared_fields(id)?),
@@ -883,7 +888,6 @@ impl<'a> DocumentWrite<'a> {
         new: i64,
         carried: &Carried,
     ) -> Result<(), WriteError> {
-        let mut self_pairs = Vec::new();
         for t in self.rows.touching(self.schema.id) {
             let lt = t.table;
             match t.end {
@@ -905,8 +909,7 @@ impl<'a> DocumentWrite<'a> {
                         place += 1.0;
                         if own_kind && l.other == draft {
                             // The row linked to itself: Strapi's self-relation sync makes
-                            // that pair last, after every other link of the publish.
-                            self_pairs.push((lt, other, l.owner_order, l.inverse_order));
+                            // that pair, after every other link ([`Self::sync_self_relations`]).
                             continue;
                         }
                         let (near, far) = if own_kind {
@@ -973,8 +976,59 @@ impl<'a> DocumentWrite<'a> {
                 }
             }
         }
-        for (lt, other, near, far) in self_pairs {
-            self.rows.insert_link(lt, new, other, near, far)?;
+        self.sync_self_relations(draft, new)
+    }
+
+    /// Strapi's self-relation sync after a publish (`self-referential-relations.js`): for
+    /// each relation of the type to itself that holds its links, in attribute order, the
+    /// draft's link to itself becomes the new row's link to itself, then the links other
+    /// rows hold to the draft are given to their published versions (a one-way relation
+    /// has no other way to get them: `nodes.seeAlso`, `next`). A pair that a link already
+    /// joins gets the draft link's order values instead.
+    fn sync_self_relations(&self, draft: i64, new: i64) -> Result<(), WriteError> {
+        for a in &self.schema.attributes {
+            let AttributeKind::Relation(r) = &a.kind else {
+                continue;
+            };
+            let RelationStorage::LinkTable(lt) = &r.storage else {
+                continue;
+            };
+            if r.target != Some(self.schema.id) {
+                continue;
+            }
+            let mut pairs = Vec::new();
+            for l in self.rows.links(lt, End::Owner, draft)? {
+                if l.other == draft {
+                    pairs.push((new, l));
+                }
+            }
+            for l in self.rows.links(lt, End::Target, draft)? {
+                if l.other == draft {
+                    continue;
+                }
+                if let Some(source) = self.row_in_state(self.schema.id, l.other, true)? {
+                    pairs.push((source, l));
+                }
+            }
+            for (source, l) in pairs {
+                let existing = self.rows.links(lt, End::Owner, source)?;
+                match existing.iter().find(|e| e.other == new) {
+                    Some(e) => {
+                        let mut orders = Vec::new();
+                        if let Some(c) = &lt.owner_order {
+                            orders.push((c.as_str(), order_value(l.owner_order)));
+                        }
+                        if let Some(c) = &lt.inverse_order {
+                            orders.push((c.as_str(), order_value(l.inverse_order)));
+                        }
+                        self.rows.update(&lt.table, e.id, &orders)?;
+                    }
+                    None => {
+                        self.rows
+                            .insert_link(lt, source, new, l.owner_order, l.inverse_order)?
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -1491,9 +1545,113 @@ impl<'a> DocumentWrite<'a> {
         }))
     }
 
-    /// [`Self::resolve_targets`]' walk: the files, the relations (what a write takes of
-    /// them: a to-one's last entry, the entries connected), then each component's.
+    /// [`Self::resolve_targets`]' walk: first every documentId ([`Self::check_document_ids`]),
+    /// then the row ids, counted: the files', the relations' (what a write takes of them: a
+    /// to-one's last entry, the entries connected), then each component's.
     fn look_up_targets(
+        &self,
+        schema: &Schema,
+        input: &Input,
+        locale: Option<&str>,
+        missing: &mut MissingRows,
+    ) -> Result<(), WriteError> {
+        self.check_document_ids(schema, input, locale)?;
+        self.count_missing_rows(schema, input, locale, missing)
+    }
+
+    /// The answer to an update of a document that does not exist: Strapi transforms the
+    /// data's documentIds before it looks the document up, so a target that names nothing
+    /// is its 400; else the 404.
+    pub fn missing_document(&self, input: &Input, locale: Option<&str>) -> WriteError {
+        match self.check_document_ids(self.schema, input, locale) {
+            Err(e) => e,
+            Ok(()) => WriteError::NotFound,
+        }
+    }
+
+    /// Strapi's transform of documentIds into row ids (`transformDataIdsVisitor`), which
+    /// fails at the first that names nothing: the attributes in the order the body gives
+    /// them (`traverseEntity`), components entered where they come; in a relation value its
+    /// `set`, then `disconnect`, then `connect` (`mapRelation`), a to-one's list or `set`
+    /// cut to its last entry first (`normalizeXToOneRelationValue`); files too.
+    fn check_document_ids(
+        &self,
+        schema: &Schema,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
+        let body = self
+            .shown
+            .and_then(Value::as_object)
+            .filter(|_| schema.id == self.schema.id);
+        let mut attributes: Vec<&Attribute> = schema
+            .attributes
+            .iter()
+            .filter(|a| input.has(a.id))
+            .collect();
+        if let Some(body) = body {
+            let place = |name: &str| body.keys().position(|k| k == name).unwrap_or(usize::MAX);
+            attributes.sort_by_key(|a| place(&a.name));
+        }
+        let is_document = |k: &&TargetKey| matches!(k, TargetKey::DocumentId(_));
+        for a in attributes {
+            match &a.kind {
+                AttributeKind::Media(_) => {
+                    let Some(file) = self.model.upload_file() else {
+                        continue;
+                    };
+                    let given = input
+                        .media
+                        .iter()
+                        .filter(|(id, _)| *id == a.id)
+                        .flat_map(|(_, f)| f);
+                    let changed = input
+                        .media_changes
+                        .iter()
+                        .filter(|(id, _)| *id == a.id)
+                        .flat_map(|(_, c)| c.disconnect.iter().chain(&c.connect));
+                    for f in given.chain(changed).filter(is_document) {
+                        if self.file_row(file, f)?.is_none() {
+                            return Err(not_found_relation(f));
+                        }
+                    }
+                }
+                AttributeKind::Relation(r) => {
+                    let Some(target) = r.target.map(|t| self.model.schema(t)) else {
+                        continue;
+                    };
+                    for (_, change) in input.relations.iter().filter(|(id, _)| *id == a.id) {
+                        let entries: Vec<&RelationRef> = match change {
+                            RelationInput::Set(_) => written_entries(r.kind.is_to_many(), change)
+                                .iter()
+                                .collect(),
+                            RelationInput::Change {
+                                connect,
+                                disconnect,
+                            } => disconnect.iter().chain(connect).collect(),
+                        };
+                        for e in entries.into_iter().filter(|e| is_document(&&e.key)) {
+                            self.target_rows(schema, target, e, locale)?;
+                        }
+                    }
+                }
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    for (_, items) in input.components.iter().filter(|(id, _)| *id == a.id) {
+                        for item in items {
+                            let cs = self.model.schema(item.schema);
+                            self.check_document_ids(cs, &item.input, None)?;
+                        }
+                    }
+                }
+                AttributeKind::Scalar(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The row ids of [`Self::look_up_targets`] that name nothing, counted per type (each
+    /// documentId is known to name a row by then).
+    fn count_missing_rows(
         &self,
         schema: &Schema,
         input: &Input,
@@ -1544,7 +1702,7 @@ impl<'a> DocumentWrite<'a> {
                 // A component's relations are resolved without a locale of their own, as
                 // `write_relation` resolves them for the component's row.
                 let cs = self.model.schema(item.schema);
-                self.look_up_targets(cs, &item.input, None, missing)?;
+                self.count_missing_rows(cs, &item.input, None, missing)?;
             }
         }
         Ok(())

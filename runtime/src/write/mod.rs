@@ -134,9 +134,15 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     let values = match parse.parse_or_refuse() {
         Ok(values) => values,
         // Strapi looks the document up before it validates: an update of one that does
-        // not exist is a 404 whatever its data.
-        Err(_) if action == Action::Update && !document_exists(store, schema, req.document_id)? => {
-            return Err(WriteError::NotFound);
+        // not exist is a 404 whatever its data (after its targets' documentIds).
+        Err(refused)
+            if action == Action::Update && !document_exists(store, schema, req.document_id)? =>
+        {
+            return Err(store.pool().write(|w| {
+                let doc =
+                    document::DocumentWrite::new(w, store, schema, req.now_ms).showing(&shown);
+                Ok::<_, WriteError>(doc.missing_document(&refused.input, locale.as_deref()))
+            })?);
         }
         Err(refused) => return Err(refusal(store, req, *refused, &shown, locale.as_deref())),
     };
