@@ -1118,6 +1118,9 @@ impl<'a> DocumentWrite<'a> {
         owner: SchemaId,
         attribute: &str,
     ) -> bool {
+        if carried.existed || self.answer_has_fields {
+            return false;
+        }
         let Some(AttributeKind::Relation(r)) = self
             .model
             .schema(owner)
@@ -1126,10 +1129,7 @@ impl<'a> DocumentWrite<'a> {
         else {
             return false;
         };
-        !carried.existed
-            && !self.answer_has_fields
-            && r.kind == RelationKind::ManyToMany
-            && matches!(r.side, RelationSide::Owner { .. })
+        r.kind == RelationKind::ManyToMany && matches!(r.side, RelationSide::Owner { .. })
     }
 
     fn relation_target(&self, owner: SchemaId, attribute: &str) -> Option<SchemaId> {
@@ -1580,6 +1580,13 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
+        if input.media.is_empty()
+            && input.media_changes.is_empty()
+            && input.relations.is_empty()
+            && input.components.is_empty()
+        {
+            return Ok(());
+        }
         let body = self
             .shown
             .and_then(Value::as_object)

@@ -278,7 +278,7 @@ fn refusal(
 
 /// The data as Strapi's document service hands it to the entity manager, which some of
 /// its errors show as their `value`: the body's `data`, its scalars as yup casts them
-/// ([`yup::cast_scalar`]; components keep theirs: `preventCast`), with every list of components
+/// ([`yup::cast_changes`]; components keep theirs: `preventCast`), with every list of components
 /// (repeatable or dynamic zone) present on a creation (`[]` when not given: yup's
 /// default for a creation; a zone's items that are not objects as null), the locale
 /// written and `publishedAt`. Relations and media are as given here; an error shows them
@@ -295,8 +295,10 @@ fn shown_data(
     for a in &schema.attributes {
         match &a.kind {
             AttributeKind::Scalar(ty) => {
-                if let Some(v) = out.get_mut(&a.name) {
-                    *v = yup::cast_scalar(ty, v);
+                if let Some(v) = out.get_mut(&a.name)
+                    && let Some(cast) = yup::cast_changes(ty, v)
+                {
+                    *v = cast;
                 }
             }
             AttributeKind::Component(c) if c.repeatable && creation => {

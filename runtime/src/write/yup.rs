@@ -135,29 +135,27 @@ pub fn js_cast_number(v: &Value) -> Option<f64> {
 /// `"false"`, `"0"` (any case), `string()` writes an enumeration's number or boolean as
 /// text, and a biginteger's integer becomes its digits (`toBigIntegerString`). Other
 /// types keep the value given (Strapi's string validators `preventCast`).
-pub fn cast_scalar(ty: &ScalarType, v: &Value) -> Value {
-    match ty {
-        ScalarType::Integer | ScalarType::Float | ScalarType::Decimal => match v {
-            Value::Number(_) => v.clone(),
-            _ => js_cast_number(v)
+/// `None` when the cast leaves the value as it is (nothing is cloned).
+pub fn cast_changes(ty: &ScalarType, v: &Value) -> Option<Value> {
+    match (ty, v) {
+        (ScalarType::Integer | ScalarType::Float | ScalarType::Decimal, Value::Number(_)) => None,
+        (ScalarType::Integer | ScalarType::Float | ScalarType::Decimal, _) => Some(
+            js_cast_number(v)
                 .and_then(serde_json::Number::from_f64)
                 .map_or(Value::Null, Value::Number),
+        ),
+        (ScalarType::Boolean, Value::Bool(_) | Value::Null) => None,
+        (ScalarType::Boolean, _) => match js_text(v).to_ascii_lowercase().as_str() {
+            "true" | "1" => Some(Value::Bool(true)),
+            "false" | "0" => Some(Value::Bool(false)),
+            _ => None,
         },
-        ScalarType::Boolean => match v {
-            Value::Bool(_) | Value::Null => v.clone(),
-            _ => match js_text(v).to_ascii_lowercase().as_str() {
-                "true" | "1" => Value::Bool(true),
-                "false" | "0" => Value::Bool(false),
-                _ => v.clone(),
-            },
-        },
-        ScalarType::Enumeration { .. } => match v {
-            Value::Number(n) => Value::String(number_text(n)),
-            Value::Bool(b) => Value::String(b.to_string()),
-            _ => v.clone(),
-        },
-        ScalarType::BigInteger => big_integer_text(v).map_or_else(|| v.clone(), Value::String),
-        _ => v.clone(),
+        (ScalarType::Enumeration { .. }, Value::Number(n)) => Some(Value::String(number_text(n))),
+        (ScalarType::Enumeration { .. }, Value::Bool(b)) => Some(Value::String(b.to_string())),
+        (ScalarType::BigInteger, _) => big_integer_text(v)
+            .filter(|t| v.as_str() != Some(t.as_str()))
+            .map(Value::String),
+        _ => None,
     }
 }
 
@@ -289,6 +287,10 @@ mod tests {
             print_value(&json!({"question": "x"}), true),
             "{\n  \"question\": \"\\\"x\\\"\"\n}"
         );
+    }
+
+    fn cast_scalar(ty: &ScalarType, v: &Value) -> Value {
+        cast_changes(ty, v).unwrap_or_else(|| v.clone())
     }
 
     #[test]
