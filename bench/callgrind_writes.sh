@@ -1,0 +1,27 @@
+#!/bin/bash
+# Instructions (callgrind Ir) a strata server runs for N sequential write requests.
+# usage: bench/callgrind_writes.sh BIN N KIND   (KIND: create, update, tags or none)
+# Prints the total; subtract a run of KIND none and divide by N (BENCHMARKS.md §0x).
+# Needs valgrind and curl; works on a scratch copy of the blog fixture.
+set -e
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$1; N=$2; KIND=$3
+D=$(mktemp -d); cp $ROOT/tests/fixtures/blog/strapi.db $D/
+export API_TOKEN_SALT=lab-api-token-salt STRATA_SCHEMAS=$ROOT/tests/fixtures/blog/schemas STRATA_DATABASE_URL=sqlite://$D/strapi.db STRATA_LOG=warn
+KEY=$($BIN token create --name cg --type full-access 2>/dev/null | tail -1 | awk '{print $NF}')
+PORT=$((20000 + RANDOM % 10000))
+valgrind --tool=callgrind --callgrind-out-file=$D/cg.out $BIN serve --port $PORT > $D/log 2>&1 &
+VP=$!
+for i in $(seq 1 120); do curl -s -o /dev/null http://127.0.0.1:$PORT/api/tags && break; sleep 0.5; done
+for i in $(seq 1 $N); do
+  case $KIND in
+    create) curl -s -o /dev/null -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{"data":{"title":"bench","views":1}}' http://127.0.0.1:$PORT/api/articles ;;
+    update) curl -s -o /dev/null -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d "{\"data\":{\"views\":$i}}" http://127.0.0.1:$PORT/api/articles/article00000000000000002 ;;
+    tags) if [ $((i % 2)) = 0 ]; then T='["tag000000000000000000001","tag000000000000000000002"]'; else T='["tag000000000000000000003"]'; fi
+          curl -s -o /dev/null -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d "{\"data\":{\"tags\":$T}}" http://127.0.0.1:$PORT/api/articles/article00000000000000002 ;;
+    none) ;;
+  esac
+done
+kill -INT $VP; wait $VP 2>/dev/null || true
+grep -E "^(summary|totals):" $D/cg.out | head -1 | awk '{print $2}'
+rm -rf $D
