@@ -145,11 +145,22 @@ fn link_values(
     owner_order: Option<f64>,
     inverse_order: Option<f64>,
 ) -> Vec<(&str, StoredValue)> {
-    let order = |o: Option<f64>| o.map_or(StoredValue::Null, StoredValue::Real);
     let mut values = vec![
         (lt.owner_column.as_str(), StoredValue::Integer(owner)),
         (lt.target_column.as_str(), StoredValue::Integer(target)),
     ];
+    values.extend(order_values(lt, owner_order, inverse_order));
+    values
+}
+
+/// The values of `lt`'s order columns (those it has), NULL for a missing order.
+fn order_values(
+    lt: &LinkTable,
+    owner_order: Option<f64>,
+    inverse_order: Option<f64>,
+) -> Vec<(&str, StoredValue)> {
+    let order = |o: Option<f64>| o.map_or(StoredValue::Null, StoredValue::Real);
+    let mut values = Vec::new();
     if let Some(c) = &lt.owner_order {
         values.push((c.as_str(), order(owner_order)));
     }
@@ -717,6 +728,21 @@ impl<'a> Rows<'a> {
         let values = link_values(lt, owner, target, owner_order, inverse_order);
         self.insert(&lt.table, &values)?;
         Ok(())
+    }
+
+    /// Sets the order values of link row `link_id` of `lt` (the columns it has).
+    pub fn set_link_orders(
+        &self,
+        lt: &LinkTable,
+        link_id: i64,
+        owner_order: Option<f64>,
+        inverse_order: Option<f64>,
+    ) -> Result<(), StoreError> {
+        self.update(
+            &lt.table,
+            link_id,
+            &order_values(lt, owner_order, inverse_order),
+        )
     }
 
     /// Puts back a link another row holds to a row of this type that was replaced (the old

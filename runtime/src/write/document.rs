@@ -239,11 +239,6 @@ impl MissingRows {
     }
 }
 
-/// An order column's value as stored (NULL when there is none).
-fn order_value(order: Option<f64>) -> StoredValue {
-    order.map_or(StoredValue::Null, StoredValue::Real)
-}
-
 /// Strapi's transform's error for a target it cannot find, in the locale it looked in
 /// (`null` for a target that is not localized).
 fn not_found_relation(key: &TargetKey) -> WriteError {
@@ -406,10 +401,7 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
         status: WriteStatus,
     ) -> Result<(), WriteError> {
-        let versions = self.rows.versions(self.schema, document_id)?;
-        if versions.is_empty() {
-            return Err(self.missing_document(input, locale));
-        }
+        let versions = self.existing_versions(document_id, input, locale)?;
         let before = match self.sync_original(&versions, locale) {
             Some(id) => Some(self.shared_fields(id)?),
             None => None,
@@ -1014,14 +1006,8 @@ impl<'a> DocumentWrite<'a> {
                 let existing = self.rows.links(lt, End::Owner, source)?;
                 match existing.iter().find(|e| e.other == new) {
                     Some(e) => {
-                        let mut orders = Vec::new();
-                        if let Some(c) = &lt.owner_order {
-                            orders.push((c.as_str(), order_value(l.owner_order)));
-                        }
-                        if let Some(c) = &lt.inverse_order {
-                            orders.push((c.as_str(), order_value(l.inverse_order)));
-                        }
-                        self.rows.update(&lt.table, e.id, &orders)?;
+                        self.rows
+                            .set_link_orders(lt, e.id, l.owner_order, l.inverse_order)?;
                     }
                     None => {
                         self.rows
@@ -1559,14 +1545,21 @@ impl<'a> DocumentWrite<'a> {
         self.count_missing_rows(schema, input, locale, missing)
     }
 
-    /// The answer to an update of a document that does not exist: Strapi transforms the
-    /// data's documentIds before it looks the document up, so a target that names nothing
-    /// is its 400; else the 404.
-    pub fn missing_document(&self, input: &Input, locale: Option<&str>) -> WriteError {
-        match self.check_document_ids(self.schema, input, locale) {
-            Err(e) => e,
-            Ok(()) => WriteError::NotFound,
+    /// The versions of the document an update names, or Strapi's answer when it has none:
+    /// Strapi transforms the data's documentIds before it looks the document up, so a
+    /// target that names nothing is its 400; else the 404.
+    pub fn existing_versions(
+        &self,
+        document_id: &str,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<Vec<Version>, WriteError> {
+        let versions = self.rows.versions(self.schema, document_id)?;
+        if versions.is_empty() {
+            self.check_document_ids(self.schema, input, locale)?;
+            return Err(WriteError::NotFound);
         }
+        Ok(versions)
     }
 
     /// Strapi's transform of documentIds into row ids (`transformDataIdsVisitor`), which

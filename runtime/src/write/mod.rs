@@ -133,18 +133,18 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     };
     let values = match parse.parse_or_refuse() {
         Ok(values) => values,
-        // Strapi looks the document up before it validates: an update of one that does
-        // not exist is a 404 whatever its data (after its targets' documentIds).
-        Err(refused)
-            if action == Action::Update && !document_exists(store, schema, req.document_id)? =>
-        {
-            return Err(store.pool().write(|w| {
-                let doc =
-                    document::DocumentWrite::new(w, store, schema, req.now_ms).showing(&shown);
-                Ok::<_, WriteError>(doc.missing_document(&refused.input, locale.as_deref()))
-            })?);
+        Err(refused) => {
+            // Strapi looks the document up before it validates: an update of one that
+            // does not exist is a 404 whatever its data (after its targets' documentIds).
+            if let (Action::Update, Some(id)) = (action, req.document_id) {
+                store.pool().write(|w| {
+                    document::DocumentWrite::new(w, store, schema, req.now_ms)
+                        .showing(&shown)
+                        .existing_versions(id, &refused.input, locale.as_deref())
+                })?;
+            }
+            return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
         }
-        Err(refused) => return Err(refusal(store, req, *refused, &shown, locale.as_deref())),
     };
     store.pool().write(|w| {
         w.serialize_writes()?;
@@ -174,22 +174,6 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
             document_id,
             locale: locale.clone(),
         })
-    })
-}
-
-/// Whether the document an update names has a version in any locale (a single type's
-/// update, `None`, always has one to write: it creates it).
-fn document_exists(
-    store: &Store,
-    schema: &crate::schema::Schema,
-    document_id: Option<&str>,
-) -> Result<bool, WriteError> {
-    let Some(id) = document_id else {
-        return Ok(true);
-    };
-    store.pool().write(|w| {
-        let versions = crate::store::rows::Rows::new(w, store.model()).versions(schema, id)?;
-        Ok(!versions.is_empty())
     })
 }
 
