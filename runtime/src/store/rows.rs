@@ -1195,8 +1195,8 @@ impl<'a> Rows<'a> {
         Ok(ids)
     }
 
-    /// Copies the link rows that row `from` owns onto row `to`, with their order values,
-    /// each target mapped through `target_row`.
+    /// Copies the link rows that row `from` owns onto row `to`, each target mapped
+    /// through `target_row`: the owner's order numbered 1..n, the inverse order kept.
     fn copy_owned_links(
         &self,
         schema: &Schema,
@@ -1211,9 +1211,17 @@ impl<'a> Rows<'a> {
             let (RelationStorage::LinkTable(lt), Some(target)) = (&r.storage, r.target) else {
                 continue;
             };
+            // Strapi makes the copy from the loaded entry, whose relation is a list: a
+            // `set`, so the copy's links are numbered 1..n in the row's order, the
+            // targets that have no row in the copy's state left out.
+            let mut order = 0.0;
             for l in self.links(lt, End::Owner, from)? {
                 if let Some(t) = target_row(target, l.other)? {
-                    self.insert_link(lt, to, t, l.owner_order, l.inverse_order)?;
+                    let owner_order = lt.owner_order.is_some().then(|| {
+                        order += 1.0;
+                        order
+                    });
+                    self.insert_link(lt, to, t, owner_order, l.inverse_order)?;
                 }
             }
         }

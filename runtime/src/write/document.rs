@@ -160,8 +160,8 @@ impl SharedFields {
 }
 
 /// A row whose relations are written: a version's draft (with its locale) or a component
-/// row (no locale: a component's relations are resolved as its entity's locale-less
-/// lookups are).
+/// row (with its entity's locale: Strapi resolves a component's relations as its
+/// entity's, `transformData` taking the content type's uid, locale and status).
 #[derive(Clone, Copy)]
 struct WrittenRow<'r> {
     schema: &'r Schema,
@@ -173,11 +173,11 @@ struct WrittenRow<'r> {
 }
 
 impl<'r> WrittenRow<'r> {
-    fn component(schema: &'r Schema, id: i64) -> Self {
+    fn component(schema: &'r Schema, id: i64, locale: Option<&'r str>) -> Self {
         WrittenRow {
             schema,
             id,
-            locale: None,
+            locale,
             inherited: None,
         }
     }
@@ -1133,10 +1133,12 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         replace: bool,
     ) -> Result<(), WriteError> {
-        let WrittenRow { schema, id, .. } = *row;
+        let WrittenRow {
+            schema, id, locale, ..
+        } = *row;
         if replace {
             // Strapi's `updateComponents`: items with an id are updated in place.
-            self.update_components(schema, id, &input.components)?;
+            self.update_components(schema, id, &input.components, locale)?;
         }
         if !replace {
             self.create_components(row, input)?;
@@ -1189,7 +1191,7 @@ impl<'a> DocumentWrite<'a> {
                 // A new row is a draft, or published in a type without drafts.
                 (Some(list), _) => self.copy_instances(list, &[], !schema.draft_and_publish)?,
                 (None, Some((_, items))) => {
-                    let ids = self.create_items(items)?;
+                    let ids = self.create_items(items, row.locale)?;
                     items.iter().map(|i| i.schema).zip(ids).collect()
                 }
                 (None, None) => continue,
@@ -1292,17 +1294,26 @@ impl<'a> DocumentWrite<'a> {
 
     /// The items of one list, made as Strapi makes them: side by side
     /// ([`Rows::in_strapi_order`]). Their row ids, in list order.
-    fn create_items(&self, items: &[ComponentInput]) -> Result<Vec<i64>, WriteError> {
+    /// `locale` is the entity's (its components' relations resolve in it).
+    fn create_items(
+        &self,
+        items: &[ComponentInput],
+        locale: Option<&str>,
+    ) -> Result<Vec<i64>, WriteError> {
         self.rows.in_strapi_order(
             items,
-            |item| self.create_nested(item),
-            |item, nested| self.insert_component(item, nested),
+            |item| self.create_nested(item, locale),
+            |item, nested| self.insert_component(item, nested, locale),
         )
     }
 
     /// The components of a component instance, made before its row (each attribute in
     /// turn, each list's items side by side); the `_cmps` rows its row will need.
-    fn create_nested(&self, item: &ComponentInput) -> Result<Vec<ComponentLink>, WriteError> {
+    fn create_nested(
+        &self,
+        item: &ComponentInput,
+        locale: Option<&str>,
+    ) -> Result<Vec<ComponentLink>, WriteError> {
         let cs = self.model.schema(item.schema);
         let mut nested = Vec::new();
         for (attr, items) in &item.input.components {
@@ -1310,7 +1321,7 @@ impl<'a> DocumentWrite<'a> {
                 continue;
             };
             let single = matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
-            let ids = self.create_items(items)?;
+            let ids = self.create_items(items, locale)?;
             for (i, (child, cmp_id)) in items.iter().zip(ids).enumerate() {
                 nested.push(ComponentLink {
                     cmp_id,
@@ -1329,6 +1340,7 @@ impl<'a> DocumentWrite<'a> {
         &self,
         item: &ComponentInput,
         nested: &[ComponentLink],
+        locale: Option<&str>,
     ) -> Result<i64, WriteError> {
         let cs = self.model.schema(item.schema);
         let mut values: Vec<(&str, StoredValue)> = Vec::new();
@@ -1350,7 +1362,7 @@ impl<'a> DocumentWrite<'a> {
             media_changes: Vec::new(),
             relations: item.input.relations.clone(),
         };
-        self.write_parts(&WrittenRow::component(cs, id), &rest, false)?;
+        self.write_parts(&WrittenRow::component(cs, id, locale), &rest, false)?;
         Ok(id)
     }
 
@@ -1366,6 +1378,7 @@ impl<'a> DocumentWrite<'a> {
         schema: &Schema,
         id: i64,
         given: &[(AttrId, Vec<ComponentInput>)],
+        locale: Option<&str>,
     ) -> Result<(), WriteError> {
         let mut joins: Vec<(
             &Attribute,
@@ -1391,12 +1404,14 @@ impl<'a> DocumentWrite<'a> {
             let ids = self.rows.in_strapi_order(
                 items,
                 |item| match item.id {
-                    Some(cmp_id) => self.update_component(item, cmp_id).map(|()| Vec::new()),
-                    None => self.create_nested(item),
+                    Some(cmp_id) => self
+                        .update_component(item, cmp_id, locale)
+                        .map(|()| Vec::new()),
+                    None => self.create_nested(item, locale),
                 },
                 |item, nested| match item.id {
                     Some(cmp_id) => Ok(cmp_id),
-                    None => self.insert_component(item, nested),
+                    None => self.insert_component(item, nested, locale),
                 },
             )?;
             let mut set = Vec::new();
@@ -1486,11 +1501,16 @@ impl<'a> DocumentWrite<'a> {
 
     /// `updateComponent`: component row `id` takes the item's values; its own
     /// components, media and relations are updated as an existing row's are.
-    fn update_component(&self, item: &ComponentInput, id: i64) -> Result<(), WriteError> {
+    fn update_component(
+        &self,
+        item: &ComponentInput,
+        id: i64,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
         let cs = self.model.schema(item.schema);
         let values = self.scalar_values(cs, &item.input);
         self.rows.update(&cs.layout.table, id, &values)?;
-        self.write_parts(&WrittenRow::component(cs, id), &item.input, true)
+        self.write_parts(&WrittenRow::component(cs, id, locale), &item.input, true)
     }
 
     /// Checks that every file and relation target the input names exists, before any row
@@ -1622,16 +1642,19 @@ impl<'a> DocumentWrite<'a> {
                     };
                     for (_, change) in input.relations.iter().filter(|(id, _)| *id == a.id) {
                         let entries: Vec<&RelationRef> = match change {
-                            RelationInput::Set(_) => written_entries(r.kind.is_to_many(), change)
-                                .iter()
-                                .collect(),
+                            RelationInput::Set { beside, .. } => {
+                                written_entries(r.kind.is_to_many(), change)
+                                    .iter()
+                                    .chain(beside)
+                                    .collect()
+                            }
                             RelationInput::Change {
                                 connect,
                                 disconnect,
                             } => disconnect.iter().chain(connect).collect(),
                         };
                         for e in entries.into_iter().filter(|e| is_document(&&e.key)) {
-                            self.target_rows(schema, target, e, locale)?;
+                            self.target_rows(target, e, locale)?;
                         }
                     }
                 }
@@ -1639,7 +1662,7 @@ impl<'a> DocumentWrite<'a> {
                     for (_, items) in input.components.iter().filter(|(id, _)| *id == a.id) {
                         for item in items {
                             let cs = self.model.schema(item.schema);
-                            self.check_document_ids(cs, &item.input, None)?;
+                            self.check_document_ids(cs, &item.input, locale)?;
                         }
                     }
                 }
@@ -1686,7 +1709,7 @@ impl<'a> DocumentWrite<'a> {
             for e in written_entries(r.kind.is_to_many(), change) {
                 match &e.key {
                     TargetKey::DocumentId(_) => {
-                        self.target_rows(schema, target, e, locale)?;
+                        self.target_rows(target, e, locale)?;
                     }
                     TargetKey::Id(id) => {
                         if self.row_if_exists(target, *id)?.is_none() {
@@ -1699,10 +1722,9 @@ impl<'a> DocumentWrite<'a> {
         }
         for (_, items) in &input.components {
             for item in items {
-                // A component's relations are resolved without a locale of their own, as
-                // `write_relation` resolves them for the component's row.
+                // A component's relations resolve as its entity's, in its locale.
                 let cs = self.model.schema(item.schema);
-                self.count_missing_rows(cs, &item.input, None, missing)?;
+                self.count_missing_rows(cs, &item.input, locale, missing)?;
             }
         }
         Ok(())
@@ -1743,8 +1765,7 @@ impl<'a> DocumentWrite<'a> {
                         position: None,
                         position_given: None,
                     };
-                    self.target_rows(schema, target, &entry, locale)
-                        .unwrap_or_default()
+                    self.target_rows(target, &entry, locale).unwrap_or_default()
                 };
                 let kept = match r.kind.is_to_many() {
                     true => v.clone(),
@@ -1792,19 +1813,22 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// The rows of `target` a relation entry names, as Strapi's document service resolves
-    /// them (`transform/relations/utils/dp.js`): a target without draft and publish has
-    /// one row; from a draft-and-publish source (every write here writes the draft, and a
-    /// component counts as its entity) the target's draft; from a source without draft
-    /// and publish, the version the entry's `status` names, or both versions when it
-    /// names none. A localized target is looked up in the entry's `locale`, else the
-    /// source row's, else the default locale.
+    /// them (`transform/relations/utils/dp.js`, `utils/i18n.js`). The source is always
+    /// the written type, also for a relation inside a component: `transformData` gets
+    /// the content type's uid, locale and status, and its traversal enters components
+    /// with them. A target without draft and publish has one row; from a
+    /// draft-and-publish source (every write here writes the draft) the target's draft;
+    /// from a source without draft and publish, the version the entry's `status` names,
+    /// or both versions when it names none. Between two localized types the target is
+    /// looked up in the source's `locale`; a localized target of a type that is not
+    /// localized, in the entry's `locale`, else the default locale.
     fn target_rows(
         &self,
-        source: &Schema,
         target: &Schema,
         entry: &RelationRef,
         locale: Option<&str>,
     ) -> Result<Vec<i64>, WriteError> {
+        let source = self.schema;
         let doc = match &entry.key {
             TargetKey::Id(id) => {
                 return match self.row_if_exists(target, *id)? {
@@ -1828,8 +1852,7 @@ impl<'a> DocumentWrite<'a> {
                 .or(Some(self.default_locale)),
         };
         let version = |published: bool| self.version_row(target, doc, wanted, published);
-        let one_version =
-            !target.draft_and_publish || source.draft_and_publish || !source.is_content_type();
+        let one_version = !target.draft_and_publish || source.draft_and_publish;
         let rows: Vec<i64> = if one_version {
             version(false)?.into_iter().collect()
         } else {
@@ -1894,9 +1917,7 @@ impl<'a> DocumentWrite<'a> {
         change: &RelationInput,
         creating: bool,
     ) -> Result<(), WriteError> {
-        let WrittenRow {
-            schema, id, locale, ..
-        } = *row;
+        let WrittenRow { id, locale, .. } = *row;
         let AttributeKind::Relation(r) = &attr.kind else {
             return Ok(());
         };
@@ -1907,10 +1928,10 @@ impl<'a> DocumentWrite<'a> {
             return Ok(());
         };
         let resolved = match change {
-            RelationInput::Set(_) => {
+            RelationInput::Set { .. } => {
                 let mut ids = Vec::new();
                 for e in written_entries(r.kind.is_to_many(), change) {
-                    for row in self.target_rows(schema, target, e, locale)? {
+                    for row in self.target_rows(target, e, locale)? {
                         ids.push((row, None));
                     }
                 }
@@ -1928,14 +1949,14 @@ impl<'a> DocumentWrite<'a> {
                         Some(Position::Start) => Some(relations::Place::Start),
                         Some(Position::End) => Some(relations::Place::End),
                         Some(Position::Before(k)) => Some(relations::Place::Before(
-                            self.anchor_row(schema, target, k, locale)?,
+                            self.anchor_row(target, e, k, locale)?,
                         )),
                         Some(Position::After(k)) => Some(relations::Place::After(
-                            self.anchor_row(schema, target, k, locale)?,
+                            self.anchor_row(target, e, k, locale)?,
                         )),
                     };
                     let printed = self.printed_position(e, position);
-                    for row in self.target_rows(schema, target, e, locale)? {
+                    for row in self.target_rows(target, e, locale)? {
                         c.push((row, position));
                         if let Some(text) = &printed {
                             shown.insert(row, text.clone());
@@ -1946,7 +1967,7 @@ impl<'a> DocumentWrite<'a> {
                 for e in disconnect {
                     // Disconnecting what does not exist is no error; the database failing
                     // is.
-                    match self.target_rows(schema, target, e, locale) {
+                    match self.target_rows(target, e, locale) {
                         Ok(rows) => d.extend(rows),
                         Err(e @ WriteError::Store(_)) => return Err(e),
                         Err(_) => {}
@@ -1985,23 +2006,33 @@ impl<'a> DocumentWrite<'a> {
         serde_json::to_string(&given).ok()
     }
 
-    /// The row a position anchor names: its first row (the draft). An anchor that does
-    /// not exist is a row id no link has, so the position fails as Strapi's does.
+    /// The row a position anchor names: its first row (the draft). Strapi looks the
+    /// anchor up as the entry with the position's keys over it (`{...relation,
+    /// ...position}`): the position's `locale` and `status`, else the entry's. An anchor
+    /// that does not exist is a row id no link has, so the position fails as Strapi's
+    /// does.
     fn anchor_row(
         &self,
-        source: &Schema,
         target: &Schema,
+        connected: &RelationRef,
         key: &TargetKey,
         locale: Option<&str>,
     ) -> Result<i64, WriteError> {
+        let given = |name: &str| {
+            let position = connected.position_given.as_ref();
+            position
+                .and_then(|p| p.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
         let entry = RelationRef {
             key: key.clone(),
-            locale: None,
-            status: None,
+            locale: given("locale").or_else(|| connected.locale.clone()),
+            status: given("status").or_else(|| connected.status.clone()),
             position: None,
             position_given: None,
         };
-        match self.target_rows(source, target, &entry, locale) {
+        match self.target_rows(target, &entry, locale) {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
             Err(e @ WriteError::Store(_)) => Err(e),
             Err(_) => match key {

@@ -129,7 +129,14 @@ pub enum Position {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RelationInput {
     /// The whole list (`set`, the shorthand, `null`).
-    Set(Vec<RelationRef>),
+    Set {
+        /// The entries the relation holds after the write.
+        entries: Vec<RelationRef>,
+        /// The `disconnect`, then `connect` entries given beside a `set`: Strapi's
+        /// transform resolves their documentIds (one that names nothing is its 400),
+        /// then its entity manager ignores them.
+        beside: Vec<RelationRef>,
+    },
     /// `connect` and `disconnect`.
     Change {
         /// Entries to link (appended, or at their position).
@@ -186,60 +193,107 @@ fn check_object_keys(
             Some(p) => format!("{p}.{key}"),
             None => key.clone(),
         };
-        match &attr.kind {
-            AttributeKind::Relation(r) => {
-                let readable = r.target.is_some_and(|t| rules.readable.can_find(t));
-                if !readable {
-                    return Err(WriteError::invalid_key(key, Some(Some(&here))));
-                }
-                if let Value::Object(o) = value {
-                    check_relation_keys(o, &here)?;
-                }
-            }
-            AttributeKind::Component(c) => {
-                let cs = rules.model.schema(c.component);
-                for (i, item) in items(value).into_iter().enumerate() {
-                    if let Value::Object(o) = item {
-                        let p = if c.repeatable {
-                            format!("{here}[{i}]")
-                        } else {
-                            here.clone()
-                        };
-                        check_object_keys(rules, cs, o, Some(&p), false)?;
-                    }
-                }
-            }
-            AttributeKind::DynamicZone(_) => {
-                for (i, item) in items(value).into_iter().enumerate() {
-                    if let Value::Object(o) = item
-                        && let Some(cs) = o
-                            .get("__component")
-                            .and_then(Value::as_str)
-                            .and_then(|uid| rules.model.by_uid(uid))
-                    {
-                        check_object_keys(rules, cs, o, Some(&format!("{here}[{i}]")), false)?;
-                    }
-                }
-            }
-            AttributeKind::Scalar(_) | AttributeKind::Media(_) => {}
-        }
+        check_value_keys(rules, attr, value, &here)?;
     }
     Ok(())
 }
 
-fn check_relation_keys(o: &Map<String, Value>, path: &str) -> Result<(), WriteError> {
-    let longhand = o.contains_key("documentId") || o.contains_key("id");
-    for key in o.keys() {
-        let known = if longhand {
-            matches!(
-                key.as_str(),
-                "documentId" | "id" | "locale" | "status" | "position"
-            )
-        } else {
-            matches!(key.as_str(), "connect" | "disconnect" | "set" | "options")
+/// The keys inside one attribute's value, at `here` (its attribute path).
+fn check_value_keys(
+    rules: &KeyRules<'_>,
+    attr: &Attribute,
+    value: &Value,
+    here: &str,
+) -> Result<(), WriteError> {
+    match &attr.kind {
+        AttributeKind::Relation(r) => {
+            let target = r.target.filter(|t| rules.readable.can_find(*t));
+            let Some(target) = target else {
+                return Err(WriteError::invalid_key(&attr.name, Some(Some(here))));
+            };
+            check_target_keys(rules, rules.model.schema(target), value, here)?;
+        }
+        AttributeKind::Media(_) => {
+            if let Some(file) = rules.model.upload_file() {
+                check_target_keys(rules, file, value, here)?;
+            }
+        }
+        AttributeKind::Component(c) => {
+            let cs = rules.model.schema(c.component);
+            for (i, item) in items(value).into_iter().enumerate() {
+                if let Value::Object(o) = item {
+                    let p = if c.repeatable {
+                        format!("{here}[{i}]")
+                    } else {
+                        here.to_string()
+                    };
+                    check_object_keys(rules, cs, o, Some(&p), false)?;
+                }
+            }
+        }
+        AttributeKind::DynamicZone(_) => {
+            for (i, item) in items(value).into_iter().enumerate() {
+                if let Value::Object(o) = item
+                    && let Some(cs) = o
+                        .get("__component")
+                        .and_then(Value::as_str)
+                        .and_then(|uid| rules.model.by_uid(uid))
+                {
+                    check_object_keys(rules, cs, o, Some(&format!("{here}[{i}]")), false)?;
+                }
+            }
+        }
+        AttributeKind::Scalar(_) => {}
+    }
+    Ok(())
+}
+
+/// Keys Strapi takes in an entry of a relation's or a media's target besides the
+/// target's own attributes: its id fields, the relation operations (whose values it does
+/// not walk), and the attributes every content type has (`locale` and `localizations`,
+/// which i18n adds to every type, the timestamps and creator fields). The creator fields
+/// and `localizations` are not walked further here.
+const TARGET_KEYS: [&str; 13] = [
+    "id",
+    "documentId",
+    "connect",
+    "disconnect",
+    "set",
+    "options",
+    "locale",
+    "localizations",
+    "createdAt",
+    "updatedAt",
+    "publishedAt",
+    "createdBy",
+    "updatedBy",
+];
+
+/// A relation's or a media's value, as Strapi's `throwUnrecognizedFields` walks it
+/// (`traverseEntity` with the target's schema): the value, or each item of a list, is an
+/// entry of the target, so each of its keys is one of [`TARGET_KEYS`] or an attribute of
+/// the target, whose value is walked as the target's own are. An unknown key is reported
+/// at the relation's path: `{"documentId": …, "status": "draft"}` given directly is
+/// refused (the target has no `status`); the entries inside `connect`, `set` or
+/// `disconnect` are not walked.
+fn check_target_keys(
+    rules: &KeyRules<'_>,
+    target: &Schema,
+    value: &Value,
+    here: &str,
+) -> Result<(), WriteError> {
+    for item in items(value) {
+        let Value::Object(o) = item else {
+            continue;
         };
-        if !known {
-            return Err(WriteError::invalid_key(key, Some(Some(path))));
+        for (key, v) in o {
+            if TARGET_KEYS.contains(&key.as_str()) {
+                continue;
+            }
+            match target.attribute(key) {
+                Some(attr) => check_value_keys(rules, attr, v, &format!("{here}.{key}"))?,
+                None => return Err(WriteError::invalid_key(key, Some(Some(here)))),
+            }
         }
     }
     Ok(())
@@ -1274,8 +1328,10 @@ fn relation_list(v: &Value) -> Vec<RelationRef> {
 /// does not exist is no error).
 pub(crate) fn written_entries(to_many: bool, change: &RelationInput) -> &[RelationRef] {
     match change {
-        RelationInput::Set(list) if to_many => list,
-        RelationInput::Set(list) => list.get(list.len().saturating_sub(1)..).unwrap_or(list),
+        RelationInput::Set { entries, .. } if to_many => entries,
+        RelationInput::Set { entries, .. } => entries
+            .get(entries.len().saturating_sub(1)..)
+            .unwrap_or(entries),
         RelationInput::Change { connect, .. } => connect,
     }
 }
@@ -1378,18 +1434,31 @@ fn names_unreadable_entry(v: &Value) -> bool {
     }
 }
 
+/// A relation value as Strapi's `mapRelation` and entity manager (`toAssocs`) read it: an
+/// object without `id` or `documentId` is a `set` when its `set` is truthy in JavaScript
+/// (`{"set": null, "connect": [...]}` connects), else a change; anything else is the
+/// whole list.
 fn relation(v: &Value) -> Option<RelationInput> {
     match v {
         Value::Object(o) if !(o.contains_key("documentId") || o.contains_key("id")) => {
-            if let Some(set) = o.get("set") {
-                return Some(RelationInput::Set(relation_list(set)));
+            let list = |key: &str| o.get(key).map(relation_list).unwrap_or_default();
+            if let Some(set) = o.get("set").filter(|s| js_truthy(s)) {
+                let mut beside = list("disconnect");
+                beside.extend(list("connect"));
+                return Some(RelationInput::Set {
+                    entries: relation_list(set),
+                    beside,
+                });
             }
             Some(RelationInput::Change {
-                connect: o.get("connect").map(relation_list).unwrap_or_default(),
-                disconnect: o.get("disconnect").map(relation_list).unwrap_or_default(),
+                connect: list("connect"),
+                disconnect: list("disconnect"),
             })
         }
-        other => Some(RelationInput::Set(relation_list(other))),
+        other => Some(RelationInput::Set {
+            entries: relation_list(other),
+            beside: Vec::new(),
+        }),
     }
 }
 
@@ -1479,6 +1548,30 @@ mod tests {
                 TargetKey::Id(2)
             ]
         );
+    }
+
+    #[test]
+    fn a_truthy_set_wins_and_keeps_the_others_for_their_check() {
+        let doc = |d: &str| TargetKey::DocumentId(d.into());
+        let keys = |l: &[RelationRef]| l.iter().map(|e| e.key.clone()).collect::<Vec<_>>();
+        let Some(RelationInput::Set { entries, beside }) =
+            relation(&json!({"connect": ["c"], "set": ["s"], "disconnect": ["d"]}))
+        else {
+            panic!("a set");
+        };
+        assert_eq!(keys(&entries), vec![doc("s")]);
+        assert_eq!(keys(&beside), vec![doc("d"), doc("c")]);
+        // `toAssocs` reads `data?.set`: an empty list is truthy, null is not.
+        assert!(matches!(
+            relation(&json!({"set": [], "connect": ["c"]})),
+            Some(RelationInput::Set { entries, .. }) if entries.is_empty()
+        ));
+        let Some(RelationInput::Change { connect, .. }) =
+            relation(&json!({"set": null, "connect": ["c"]}))
+        else {
+            panic!("a change");
+        };
+        assert_eq!(keys(&connect), vec![doc("c")]);
     }
 
     #[test]
