@@ -663,7 +663,7 @@ fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
         data: data.as_object().unwrap(),
         readable: &readable,
         now_ms: 1_800_000_000_000,
-        answer_has_fields: false,
+        fields_omit_locale: false,
     };
     let (written, statements) =
         strata::store::seam::record_statements(|| strata::write::update(&store, &request));

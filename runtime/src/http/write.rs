@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
 use super::{ApiError, AppState, envelope, json_bytes};
-use crate::query::{self, LocaleSelector, Status, qs};
+use crate::query::{self, FieldRef, LocaleSelector, Status, qs};
 use crate::schema::SchemaId;
 use crate::write::{self as writes, WriteError, WriteRequest, WriteStatus};
 
@@ -502,7 +502,10 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
         data: &data,
         readable: &grants.find,
         now_ms: now,
-        answer_has_fields: q.fields.is_some(),
+        fields_omit_locale: q
+            .fields
+            .as_ref()
+            .is_some_and(|f| !f.contains(&FieldRef::Locale)),
     };
     let written = match call.route {
         WriteRoute::Create(_) => writes::create(store, &request)?,

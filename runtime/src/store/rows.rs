@@ -277,25 +277,27 @@ impl<'a> Rows<'a> {
         !matches!(self.dialect(), Dialect::Postgres)
     }
 
-    /// The other locales' rows of `document_id` in one state (published or draft), in the
-    /// order Strapi's i18n sync finds and then writes them (`findMany` without an order):
-    /// the documents index's (by locale) on SQLite and MySQL, the table's physical order
-    /// on PostgreSQL, whose planner scans a small table instead (`ctid`).
+    /// The other locales' rows of `document_id` in one state (published or draft), each
+    /// with its locale, in the order Strapi's i18n sync finds and then writes them
+    /// (`findMany` without an order): the documents index's (by locale) on SQLite and
+    /// MySQL, the table's physical order on PostgreSQL, whose planner scans a small table
+    /// instead (`ctid`).
     pub fn other_locale_rows(
         &self,
         schema: &Schema,
         document_id: &str,
         locale: &str,
         published: bool,
-    ) -> Result<Vec<i64>, StoreError> {
+    ) -> Result<Vec<(i64, Option<String>)>, StoreError> {
         let mut s = self.select_from(&schema.layout.table);
         s.column(alias("id"))
+            .column(alias("locale"))
             .cond_where(other_locales(document_id, locale, published));
         match self.dialect() {
             Dialect::Postgres => s.order_by_expr(Expr::cust("ctid"), Order::Asc),
             Dialect::Sqlite | Dialect::Mysql => s.order_by(alias("locale"), Order::Asc),
         };
-        query_map(self.w, &s, |r| r.int(0))
+        query_map(self.w, &s, |r| Ok((r.int(0)?, r.opt_text(1)?)))
     }
 
     /// The row a new localization of `document_id` copies its non-localized attributes
@@ -1101,8 +1103,9 @@ impl<'a> Rows<'a> {
                 .count();
             let (list, after) = rest.split_at(n);
             rest = after;
-            let rows: Vec<(&Schema, i64)> = list.iter().map(|(c, cs)| (*cs, c.cmp_id)).collect();
-            let copies = self.copy_list(&rows, &[], target_row)?;
+            let rows: Vec<(&Schema, i64, ())> =
+                list.iter().map(|(c, cs)| (*cs, c.cmp_id, ())).collect();
+            let copies = self.copy_list(&rows, &[], &mut |(), s, r| target_row(s, r))?;
             // The copy is made as a create makes it: NULL for a single component, 1..n in
             // each list.
             let single = matches!(
@@ -1123,19 +1126,23 @@ impl<'a> Rows<'a> {
     /// Copies the component rows of one list (an attribute's items, in order), side by
     /// side as a create makes them ([`Rows::in_strapi_order_from`], item `i` starting
     /// `starts[i]` statements late), each with everything under it; returns the copies'
-    /// ids in list order.
-    pub fn copy_list(
+    /// ids in list order. Each item carries a tag `T` (what its copy is for: the row it
+    /// goes to), which `target_row` gets with each link target it maps for that item.
+    pub fn copy_list<T: Copy>(
         &self,
-        list: &[(&Schema, i64)],
+        list: &[(&Schema, i64, T)],
         starts: &[u64],
-        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+        target_row: &mut dyn FnMut(T, SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<Vec<i64>, StoreError> {
         // Both halves map targets; they never run at once.
         let target = std::cell::RefCell::new(target_row);
-        let nested =
-            |(cs, id): &(&Schema, i64)| self.copy_components(cs, *id, &mut **target.borrow_mut());
-        let row = |(cs, id): &(&Schema, i64), children: &Vec<ComponentLink>| {
-            self.copy_component_row(cs, *id, children, &mut **target.borrow_mut())
+        let nested = |(cs, id, tag): &(&Schema, i64, T)| {
+            let mut t = target.borrow_mut();
+            self.copy_components(cs, *id, &mut |s, r| (*t)(*tag, s, r))
+        };
+        let row = |(cs, id, tag): &(&Schema, i64, T), children: &Vec<ComponentLink>| {
+            let mut t = target.borrow_mut();
+            self.copy_component_row(cs, *id, children, &mut |s, r| (*t)(*tag, s, r))
         };
         self.in_strapi_order_from(list, starts, nested, row)
     }

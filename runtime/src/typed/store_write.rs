@@ -145,7 +145,7 @@ impl Store {
             data: &data,
             readable: &readable,
             now_ms: crate::clock::now_ms(),
-            answer_has_fields: false,
+            fields_omit_locale: false,
         };
         let written = match action {
             Action::Create => write::create(self, &request)?,

@@ -64,10 +64,12 @@ pub struct DocumentWrite<'a> {
     shown: Option<&'a Value>,
     /// The default locale (relations from a type that is not localized go to it).
     default_locale: &'a str,
-    /// Whether the request's query has `fields`: Strapi then selects the old published
-    /// links it keeps order values from with those fields, finds none, and gives a first
-    /// publish's links the last place instead of the draft link's (`create-response-params`).
-    answer_has_fields: bool,
+    /// Whether the request's query has `fields` without `locale`: Strapi reads the entry
+    /// its publish creates with those fields and matches it to the old versions by
+    /// `locale`, so it matches none and restores no order values: the published links
+    /// go last in the far end's lists, on a first publish and a republish alike
+    /// (`create-response-params#1`, `gen-i18n-lifecycle#15`).
+    fields_omit_locale: bool,
     /// Relation targets and files already looked up in this write: each is looked up
     /// once when the input is checked ([`Self::resolve_targets`]) and again when its
     /// links are written. Cleared when a publish starts.
@@ -85,6 +87,15 @@ struct Versions {
     draft: i64,
     /// Its published row, if it has one.
     published: Option<i64>,
+}
+
+/// What copies of components are for ([`DocumentWrite::copy_instances`]): the state of
+/// the row they go to and the locale Strapi transforms them for (i18n's copies to another
+/// locale; `None` keeps each target's own, as a publish's copy does).
+#[derive(Debug, Clone, Copy)]
+struct CopyFor<'l> {
+    published: bool,
+    locale: Option<&'l str>,
 }
 
 /// A row looked up by [`DocumentWrite::target_rows`] or [`DocumentWrite::file_ids`].
@@ -270,14 +281,14 @@ impl<'a> DocumentWrite<'a> {
             now,
             shown: None,
             default_locale,
-            answer_has_fields: false,
+            fields_omit_locale: false,
             lookups: RefCell::default(),
         }
     }
 
     /// Whether the request's query has `fields` (see the field of that name).
-    pub fn answer_has_fields(mut self, yes: bool) -> Self {
-        self.answer_has_fields = yes;
+    pub fn fields_omit_locale(mut self, yes: bool) -> Self {
+        self.fields_omit_locale = yes;
         self
     }
 
@@ -336,6 +347,7 @@ impl<'a> DocumentWrite<'a> {
         let dp = self.schema.draft_and_publish;
         let published_at = (!dp).then_some(self.now);
         self.resolve_targets(self.schema, input, locale)?;
+        self.check_inherited_targets(inherited, locale)?;
         if !dp {
             // A draft-and-publish type checks `unique` when it publishes (two drafts may
             // share a value: `ext-unique-draft-then-publish`). Checked before the insert,
@@ -661,7 +673,7 @@ impl<'a> DocumentWrite<'a> {
             let Some(a) = self.schema.attributes.get(attr.index()) else {
                 continue;
             };
-            for row in &others {
+            for (row, _) in &others {
                 self.write_media(self.schema, *row, a, files, true)?;
             }
         }
@@ -675,7 +687,7 @@ impl<'a> DocumentWrite<'a> {
     /// each row one statement behind the one before ([`Rows::in_strapi_order_from`]).
     fn sync_components(
         &self,
-        others: &[i64],
+        others: &[(i64, Option<String>)],
         published: bool,
         fields: &SharedFields,
     ) -> Result<(), WriteError> {
@@ -690,16 +702,25 @@ impl<'a> DocumentWrite<'a> {
                 continue;
             };
             let zone = join == relations::ComponentJoin::Zone;
-            for &row in others {
+            for &(row, _) in others {
                 self.delete_old_components(self.schema, row, a, &[], zone)?;
             }
             // Every row's copies are made side by side, as one list, each row one
-            // statement after the one before.
-            let all: Vec<(SchemaId, i64)> = others.iter().flat_map(|_| list.clone()).collect();
+            // statement after the one before; each for its row's locale.
+            let all: Vec<(SchemaId, i64, CopyFor<'_>)> = others
+                .iter()
+                .flat_map(|(_, locale)| {
+                    let to = CopyFor {
+                        published,
+                        locale: locale.as_deref(),
+                    };
+                    list.iter().map(move |&(cs, id)| (cs, id, to))
+                })
+                .collect();
             let starts: Vec<u64> = (0..others.len() as u64)
                 .flat_map(|row| std::iter::repeat_n(row, list.len()))
                 .collect();
-            let made = self.copy_instances(&all, &starts, published)?;
+            let made = self.copy_instances(&all, &starts)?;
             for (row_joins, copies) in joins.iter_mut().zip(made.chunks(list.len().max(1))) {
                 let refs = copies
                     .iter()
@@ -713,7 +734,7 @@ impl<'a> DocumentWrite<'a> {
         }
         // Each row's `_cmps` rows are written by its own update, once its components are
         // made: row by row.
-        for (&row, row_joins) in others.iter().zip(&joins) {
+        for (&(row, _), row_joins) in others.iter().zip(&joins) {
             for (a, join, refs) in row_joins {
                 self.write_component_join(self.schema, row, a, *join, refs)?;
             }
@@ -1020,7 +1041,8 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// The order value a published link keeps at the far end's list: the old published
-    /// link's to the same row, else (first publish) the draft link's, else last.
+    /// link's to the same row, else (first publish) the draft link's, else last; always
+    /// last when the query's `fields` leave out `locale` (see `fields_omit_locale`).
     fn kept_order(
         &self,
         lt: &LinkTable,
@@ -1037,6 +1059,9 @@ impl<'a> DocumentWrite<'a> {
         if far_column.is_none() {
             return Ok(None);
         }
+        if self.fields_omit_locale {
+            return Ok(Some(self.max_order(lt, near, other)? + 1.0));
+        }
         if let Some(l) = old.and_then(|o| o.iter().find(|l| l.other == other)) {
             let v = match near {
                 End::Owner => l.inverse_order,
@@ -1044,7 +1069,7 @@ impl<'a> DocumentWrite<'a> {
             };
             return Ok(v);
         }
-        if !existed && !self.answer_has_fields {
+        if !existed {
             return Ok(draft_value);
         }
         Ok(Some(self.max_order(lt, near, other)? + 1.0))
@@ -1104,7 +1129,7 @@ impl<'a> DocumentWrite<'a> {
         owner: SchemaId,
         attribute: &str,
     ) -> bool {
-        if carried.existed || self.answer_has_fields {
+        if carried.existed || self.fields_omit_locale {
             return false;
         }
         let Some(AttributeKind::Relation(r)) = self
@@ -1189,7 +1214,14 @@ impl<'a> DocumentWrite<'a> {
             let given = input.components.iter().find(|(id, _)| *id == a.id);
             let made: Vec<(SchemaId, i64)> = match (inherited, given) {
                 // A new row is a draft, or published in a type without drafts.
-                (Some(list), _) => self.copy_instances(list, &[], !schema.draft_and_publish)?,
+                (Some(list), _) => {
+                    let to = CopyFor {
+                        published: !schema.draft_and_publish,
+                        locale: row.locale,
+                    };
+                    let list: Vec<_> = list.iter().map(|&(cs, id)| (cs, id, to)).collect();
+                    self.copy_instances(&list, &[])?
+                }
                 (None, Some((_, items))) => {
                     let ids = self.create_items(items, row.locale)?;
                     items.iter().map(|i| i.schema).zip(ids).collect()
@@ -1212,22 +1244,103 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// Copies of component instances `list` (with everything under them) for a row of
-    /// the given state: their relations point at the same targets in that state, as
-    /// Strapi's `transformData` resolves a copied relation by documentId and status.
+    /// Copies of component instances `list` (with everything under them), each for the
+    /// row its [`CopyFor`] names: their relations point at the same targets in that
+    /// row's state and, for i18n's copies, its locale, as Strapi's `transformData`
+    /// resolves a copied relation by documentId, locale and status; a target without
+    /// such a version is left out (a new localization refused it before anything was
+    /// written: [`Self::check_inherited_targets`]).
     fn copy_instances(
         &self,
-        list: &[(SchemaId, i64)],
+        list: &[(SchemaId, i64, CopyFor<'_>)],
         starts: &[u64],
-        published: bool,
     ) -> Result<Vec<(SchemaId, i64)>, WriteError> {
-        let rows: Vec<(&Schema, i64)> = list
+        let rows: Vec<(&Schema, i64, CopyFor<'_>)> = list
             .iter()
-            .map(|(cs, id)| (self.model.schema(*cs), *id))
+            .map(|(cs, id, to)| (self.model.schema(*cs), *id, *to))
             .collect();
-        let mut in_state = |s: SchemaId, row: i64| self.row_in_state(s, row, published);
-        let copies = self.rows.copy_list(&rows, starts, &mut in_state)?;
-        Ok(list.iter().map(|(cs, _)| *cs).zip(copies).collect())
+        let mut map = |to: CopyFor<'_>, s: SchemaId, row: i64| self.row_for_copy(s, row, to);
+        let copies = self.rows.copy_list(&rows, starts, &mut map)?;
+        Ok(list.iter().map(|(cs, ..)| *cs).zip(copies).collect())
+    }
+
+    /// A new localization's copies of the shared components link their targets in its
+    /// locale ([`Self::copy_instances`]). Strapi's transform of its data refuses a target
+    /// that has no version there (`Document with id …, locale … not found`: no
+    /// `allowMissingId`) before anything is written, so this looks first.
+    fn check_inherited_targets(
+        &self,
+        inherited: &SharedFields,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
+        let to = CopyFor {
+            published: !self.schema.draft_and_publish,
+            locale,
+        };
+        for (_, list) in &inherited.components.instances {
+            for &(cs, id) in list {
+                self.check_copy_targets(self.model.schema(cs), id, to)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Self::check_inherited_targets`] for component row `id` and the components under it.
+    fn check_copy_targets(
+        &self,
+        schema: &Schema,
+        id: i64,
+        to: CopyFor<'_>,
+    ) -> Result<(), WriteError> {
+        for a in &schema.attributes {
+            let AttributeKind::Relation(r) = &a.kind else {
+                continue;
+            };
+            let (RelationStorage::LinkTable(lt), Some(target)) = (&r.storage, r.target) else {
+                continue;
+            };
+            let ts = self.model.schema(target);
+            if !ts.localized || !self.schema.localized {
+                continue;
+            }
+            for l in self.rows.links(lt, End::Owner, id)? {
+                if self.row_for_copy(target, l.other, to)?.is_some() {
+                    continue;
+                }
+                if let Some((doc, _)) = self.rows.identity(ts, l.other)? {
+                    return Err(not_found_in(&TargetKey::DocumentId(doc), to.locale));
+                }
+            }
+        }
+        for c in self.rows.components_of(schema, id)? {
+            if let Some(cs) = self.model.by_uid(&c.component_type) {
+                self.check_copy_targets(cs, c.cmp_id, to)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The row a copy's link points at for target row `row` ([`Self::copy_instances`]):
+    /// between two localized types, the target document's version in the copy's locale
+    /// and state; else the target's version in the copy's state ([`Self::row_in_state`]).
+    fn row_for_copy(
+        &self,
+        schema: SchemaId,
+        row: i64,
+        to: CopyFor<'_>,
+    ) -> Result<Option<i64>, StoreError> {
+        let target = self.model.schema(schema);
+        let locale = to
+            .locale
+            .filter(|_| target.localized && self.schema.localized);
+        let Some(locale) = locale else {
+            return self.row_in_state(schema, row, to.published);
+        };
+        let Some((doc, _)) = self.rows.identity(target, row)? else {
+            return Ok(None);
+        };
+        self.rows
+            .version_row(target, &doc, Some(locale), to.published)
     }
 
     /// The files of media attribute `a` of row `id`, in order (`files_related_mph`, order

@@ -63,9 +63,11 @@ pub struct WriteRequest<'a> {
     pub readable: &'a Permissions,
     /// Now, epoch milliseconds.
     pub now_ms: i64,
-    /// Whether the query has `fields` (it changes the order values a first publish gives
-    /// its links, as in Strapi).
-    pub answer_has_fields: bool,
+    /// Whether the query has `fields` without `locale`. Strapi's publish reads the entry
+    /// it creates with the request's `fields` and matches it to the old versions by
+    /// `locale` (`bidirectional-relations.js`, `sync`): without one it matches none, and
+    /// the published links keep no order values at the far end (they go last).
+    pub fields_omit_locale: bool,
 }
 
 /// The version a write left, for its answer.
@@ -150,7 +152,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         w.serialize_writes()?;
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
             .showing(&shown)
-            .answer_has_fields(req.answer_has_fields);
+            .fields_omit_locale(req.fields_omit_locale);
         let document_id = match (action, req.document_id) {
             (Action::Create, _) => doc.create(&values, locale.as_deref(), req.status)?,
             (Action::Update, Some(id)) => {

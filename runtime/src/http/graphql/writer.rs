@@ -68,7 +68,7 @@ impl StoreReader {
             data: &data,
             readable: &self.grants.find,
             now_ms,
-            answer_has_fields: false,
+            fields_omit_locale: false,
         };
         let written = match field.kind {
             RootKind::Create => writes::create(&self.store, &request),

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Generates write sequences for tests/fixtures/blog/writes/sequences.txt.
+
+A generated sequence mixes valid and invalid steps of one kind of work, picked by a seeded
+random generator, so that the same seed prints the same sequence. Append its output to
+sequences.txt, record it from the oracle (tools/record_writes.py --only NAME, on each backend),
+then replay it (STRATA_REPLAY_ONLY=NAME cargo test --test write_replay).
+
+    python3 tools/gen_sequences.py i18n-lifecycle --seed 7 --steps 40 >> tests/fixtures/blog/writes/sequences.txt
+
+Kinds:
+  i18n-lifecycle   articles (blog model): creates in several locales and states, updates that make
+                   new localizations and change shared (non-localized) values, deletes of one locale,
+                   of the default one and of every locale, reads of each version.
+  single-type      the ext model's homepage, a localized draft-and-publish single type: updates in
+                   several locales and states, deletes of one locale, reads.
+"""
+
+import argparse
+import json
+import random
+
+LOCALES = ["en", "fr", "de"]
+SEED_ARTICLES = [
+    "article00000000000000001",
+    "article00000000000000002",
+    "article00000000000000010",
+    "article00000000000000023",
+    "article00000000000000024",
+    "article00000000000000025",
+]
+TAGS = [f"tag00000000000000000000{i}" for i in (1, 2, 3, 8)]
+CATEGORIES = ["category0000000000000001", "category0000000000000004", "category0000000000000005"]
+KINDS = ["news", "tutorial", "opinion", "rumour"]
+
+
+def query(**params):
+    pairs = [f"{k}={v}" for k, v in params.items() if v is not None]
+    return ("?" + "&".join(pairs)) if pairs else ""
+
+
+class Lifecycle:
+    """Steps on articles; `docs` holds the documentIds a step may name (seed documents, and
+    `{{sN.data.documentId}}` of the creates so far, which are always valid)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.docs = list(SEED_ARTICLES)
+        self.steps = []
+        self.serial = 0
+
+    def pick_locale(self, none_weight=1):
+        return self.rng.choice([None] * none_weight + LOCALES)
+
+    def status(self):
+        return self.rng.choice([None, None, "draft", "published"])
+
+    def shared_values(self, data, valid=True):
+        r = self.rng
+        if r.random() < 0.5:
+            data["views"] = r.randint(0, 500) if valid or r.random() < 0.5 else "many"
+        if r.random() < 0.3:
+            data["kind"] = r.choice(KINDS[:3] if valid else KINDS)
+        if r.random() < 0.3:
+            data["price"] = round(r.uniform(0, 99), 2)
+        if r.random() < 0.2:
+            data["featured"] = r.random() < 0.5
+
+    def relations(self, data):
+        r = self.rng
+        x = r.random()
+        if x < 0.25:
+            data["tags"] = r.sample(TAGS, r.randint(0, 2))
+        elif x < 0.45:
+            data["tags"] = {"connect": [r.choice(TAGS)], "disconnect": [r.choice(TAGS)]}
+        if r.random() < 0.25:
+            data["category"] = r.choice(CATEGORIES + [None])
+
+    def populate(self):
+        return self.rng.choice(
+            [None, "populate[tags]=true&populate[category]=true", "fields[0]=title&fields[1]=views"]
+        )
+
+    def add(self, method, path, body=None, about=None):
+        self.steps.append((method, path, body, about))
+        return len(self.steps)
+
+    def create(self):
+        self.serial += 1
+        data = {"title": f"gen {self.serial}"}
+        self.shared_values(data)
+        self.relations(data)
+        loc = self.pick_locale(2)
+        st = self.rng.choice([None, "draft"])
+        q = query(locale=loc, status=st)
+        extra = self.populate()
+        if extra:
+            q += ("&" if q else "?") + extra
+        n = self.add("POST", f"/api/articles{q}", {"data": data})
+        self.docs.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        doc = self.rng.choice(self.docs)
+        self.serial += 1
+        data = {}
+        if self.rng.random() < 0.6:
+            data["title"] = f"gen {self.serial}"
+        valid = self.rng.random() < 0.85
+        self.shared_values(data, valid)
+        self.relations(data)
+        q = query(locale=self.pick_locale(), status=self.rng.choice([None, None, "draft"]))
+        extra = self.populate()
+        if extra:
+            q += ("&" if q else "?") + extra
+        self.add("PUT", f"/api/articles/{doc}{q}", {"data": data})
+
+    def delete(self):
+        doc = self.rng.choice(self.docs)
+        loc = self.rng.choice([None, "en", "fr", "de", "*"])
+        self.add("DELETE", f"/api/articles/{doc}{query(locale=loc)}")
+
+    def read(self):
+        doc = self.rng.choice(self.docs)
+        q = query(locale=self.pick_locale(), status=self.status())
+        q += ("&" if q else "?") + "populate[tags]=true&populate[category]=true"
+        self.add("GET", f"/api/articles/{doc}{q}")
+
+    def listing(self):
+        loc = self.rng.choice(["en", "fr", "de", "*"])
+        st = self.rng.choice(["draft", "published"])
+        q = query(
+            locale=loc,
+            status=st,
+            **{"filters[title][$startsWith]": "gen", "sort[0]": "title", "sort[1]": "locale",
+               "fields[0]": "title", "fields[1]": "views", "fields[2]": "kind"},
+        )
+        self.add("GET", f"/api/articles{q}")
+
+    def generate(self, n):
+        ops = [(self.create, 3), (self.update, 5), (self.delete, 1.5), (self.read, 2), (self.listing, 0.7)]
+        funcs, weights = zip(*ops)
+        self.create()
+        while len(self.steps) < n:
+            self.rng.choices(funcs, weights)[0]()
+        return self.steps
+
+
+class SingleType(Lifecycle):
+    """Steps on the ext model's homepage (localized, draft and publish)."""
+
+    def update(self):
+        self.serial += 1
+        data = {}
+        r = self.rng
+        if r.random() < 0.7:
+            data["title"] = f"home {self.serial}"
+        if r.random() < 0.5:
+            data["visits"] = r.randint(0, 99) if r.random() < 0.9 else "lots"
+        if r.random() < 0.3:
+            data["featured"] = r.choice(SEED_ARTICLES + [None])
+        if r.random() < 0.2:
+            data["seo"] = {"metaTitle": f"seo {self.serial}"}
+        q = query(locale=self.pick_locale(), status=r.choice([None, None, "draft"]))
+        if r.random() < 0.4:
+            q += ("&" if q else "?") + "populate[featured]=true&populate[seo]=true"
+        self.add("PUT", f"/api/homepage{q}", {"data": data})
+
+    def delete(self):
+        self.add("DELETE", f"/api/homepage{query(locale=self.rng.choice([None, 'en', 'fr', 'de', '*']))}")
+
+    def read(self):
+        q = query(locale=self.pick_locale(), status=self.status())
+        q += ("&" if q else "?") + "populate[featured]=true"
+        self.add("GET", f"/api/homepage{q}")
+
+    def generate(self, n):
+        ops = [(self.update, 5), (self.delete, 1.5), (self.read, 3)]
+        funcs, weights = zip(*ops)
+        while len(self.steps) < n:
+            self.rng.choices(funcs, weights)[0]()
+        return self.steps
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kind", choices=["i18n-lifecycle", "single-type"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--name")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    gen = Lifecycle(rng) if args.kind == "i18n-lifecycle" else SingleType(rng)
+    model = "blog" if args.kind == "i18n-lifecycle" else "ext"
+    name = args.name or f"gen-{args.kind}-{args.seed}"
+    print(f"=== {name}")
+    if model != "blog":
+        print(f"model: {model}")
+    print(f"about: generated (tools/gen_sequences.py {args.kind} --seed {args.seed} --steps {args.steps}).")
+    for method, path, body, about in gen.generate(args.steps):
+        print(f"> {method} {path}")
+        if about:
+            print(f"about: {about}")
+        if body is not None:
+            print("body: " + json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+    print()
+
+
+if __name__ == "__main__":
+    main()
