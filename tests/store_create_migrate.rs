@@ -664,6 +664,7 @@ fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
         readable: &readable,
         now_ms: 1_800_000_000_000,
         fields_omit_locale: false,
+        shows_localizations: false,
     };
     let (written, statements) =
         strata::store::seam::record_statements(|| strata::write::update(&store, &request));

@@ -129,6 +129,9 @@ enum Model {
     /// The blog plus the types of `writes/required/schemas` (required components, zones
     /// and scalars; private fields of every kind).
     Required,
+    /// The blog plus the types of `writes/i18n/schemas` (localized types with and without
+    /// draft and publish, relations between them, a localized single type without it).
+    I18n,
 }
 
 impl Model {
@@ -140,6 +143,7 @@ impl Model {
             Model::Edge => Some("edge"),
             Model::Shared => Some("shared"),
             Model::Required => Some("required"),
+            Model::I18n => Some("i18n"),
         }
     }
 }
@@ -164,6 +168,7 @@ impl Recording {
             Some("edge") => Model::Edge,
             Some("shared") => Model::Shared,
             Some("required") => Model::Required,
+            Some("i18n") => Model::I18n,
             other => panic!("{name}: unknown model {other:?}"),
         };
         Recording {

@@ -14,6 +14,10 @@ Kinds:
                    of the default one and of every locale, reads of each version.
   single-type      the ext model's homepage, a localized draft-and-publish single type: updates in
                    several locales and states, deletes of one locale, reads.
+  i18n-model       the i18n model: pages (localized, draft and publish) related to sections and
+                   labels (localized, without draft and publish) and to the blog's articles, and a
+                   notice (a localized single type without draft and publish) related to them;
+                   creates, localizations, updates of shared values and relations, deletes, reads.
 """
 
 import argparse
@@ -181,16 +185,181 @@ class SingleType(Lifecycle):
         return self.steps
 
 
+class I18nModel(Lifecycle):
+    """Steps on the i18n model. Sections and labels are made first (some localized), so the
+    pages' and the notice's relations have targets in some locales and not in others."""
+
+    def __init__(self, rng):
+        super().__init__(rng)
+        self.sections = []
+        self.labels = []
+        self.pages = []
+
+    def ref(self, pool, valid=False):
+        r = self.rng
+        doc = r.choice(pool)
+        x = r.random()
+        if x < 0.2:
+            return {"documentId": doc, "locale": r.choice(LOCALES)}
+        if x < 0.25 and not valid:
+            return "missing0000000000000000x"
+        return doc
+
+    def make_targets(self):
+        for i in range(3):
+            n = self.add("POST", "/api/sections", {"data": {"name": f"section {i}", "code": f"s{i}"}})
+            self.sections.append(f"{{{{s{n}.data.documentId}}}}")
+        for i in range(3):
+            n = self.add("POST", "/api/labels", {"data": {"name": f"label {i}"}})
+            self.labels.append(f"{{{{s{n}.data.documentId}}}}")
+        for doc in self.sections[:2] + self.labels[:1]:
+            kind = "sections" if doc in self.sections else "labels"
+            loc = self.rng.choice(["fr", "de"])
+            key = "name"
+            self.add("PUT", f"/api/{kind}/{doc}{query(locale=loc)}", {"data": {key: f"{kind} {loc}"}})
+
+    def page_data(self, valid=False):
+        """A page's data; `valid`: every target exists in English (the sections and labels
+        are made in English; any entry's locale is ignored between localized types)."""
+        r = self.rng
+        self.serial += 1
+        data = {}
+        if r.random() < 0.7:
+            data["title"] = f"page {self.serial}"
+        if r.random() < 0.4:
+            data["views"] = r.randint(0, 99)
+        if r.random() < 0.4:
+            data["section"] = self.ref(self.sections, valid) if r.random() < 0.9 else None
+        if r.random() < 0.4:
+            x = r.random()
+            if x < 0.5:
+                data["labels"] = [self.ref(self.labels, valid) for _ in range(r.randint(0, 2))]
+            else:
+                data["labels"] = {"connect": [self.ref(self.labels, valid)],
+                                  "disconnect": [r.choice(self.labels)]}
+        if r.random() < 0.3:
+            data["articles"] = [r.choice(SEED_ARTICLES) for _ in range(r.randint(1, 2))]
+        return data
+
+    def populate(self):
+        return self.rng.choice([None, "populate=*", "populate[section][populate]=pages&populate[labels]=true"])
+
+    def with_query(self, path, **params):
+        q = query(**params)
+        extra = self.populate()
+        if extra:
+            q += ("&" if q else "?") + extra
+        return path + q
+
+    def create(self):
+        """A page in English that later steps may name (always valid), or one in another
+        locale, which may be refused, that none names."""
+        english = self.rng.random() < 0.7
+        data = self.page_data(valid=english)
+        data.setdefault("title", f"page {self.serial}")
+        locale = self.rng.choice([None, "en"]) if english else self.rng.choice(["fr", "de"])
+        path = self.with_query("/api/pages", locale=locale, status=self.rng.choice([None, "draft"]))
+        n = self.add("POST", path, {"data": data})
+        if english:
+            self.pages.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.6 and self.pages:
+            path = self.with_query(f"/api/pages/{r.choice(self.pages)}", locale=self.pick_locale(),
+                                   status=r.choice([None, None, "draft"]))
+            self.add("PUT", path, {"data": self.page_data()})
+        elif x < 0.8:
+            doc = r.choice(self.sections)
+            data = {}
+            if r.random() < 0.6:
+                data["name"] = f"section {self.serial}"
+            if r.random() < 0.5:
+                data["code"] = f"c{self.serial}"
+            if r.random() < 0.3 and self.pages:
+                data["pages"] = {"connect": [r.choice(self.pages)]}
+            path = f"/api/sections/{doc}{query(locale=self.pick_locale())}"
+            if r.random() < 0.5:
+                path += ("&" if "?" in path else "?") + "populate[pages][fields][0]=title"
+            self.add("PUT", path, {"data": data})
+        else:
+            data = {}
+            if r.random() < 0.6:
+                data["text"] = f"notice {self.serial}"
+            if r.random() < 0.5:
+                data["level"] = r.randint(1, 5)
+            if r.random() < 0.4 and self.pages:
+                data["page"] = r.choice(self.pages)
+            if r.random() < 0.4:
+                data["sections"] = [self.ref(self.sections)]
+            path = f"/api/notice{query(locale=self.pick_locale())}"
+            if r.random() < 0.5:
+                path += ("&" if "?" in path else "?") + "populate=*"
+            self.add("PUT", path, {"data": data})
+        self.serial += 1
+
+    def delete(self):
+        r = self.rng
+        loc = r.choice([None, "en", "fr", "de", "*"])
+        x = r.random()
+        if x < 0.6 and self.pages:
+            self.add("DELETE", f"/api/pages/{r.choice(self.pages)}{query(locale=loc)}")
+        elif x < 0.8:
+            self.add("DELETE", f"/api/sections/{r.choice(self.sections)}{query(locale=loc)}")
+        else:
+            self.add("DELETE", f"/api/notice{query(locale=loc)}")
+
+    def read(self):
+        r = self.rng
+        x = r.random()
+        loc = self.pick_locale()
+        if x < 0.5 and self.pages:
+            q = query(locale=loc, status=self.status())
+            q += ("&" if q else "?") + "populate=*"
+            self.add("GET", f"/api/pages/{r.choice(self.pages)}{q}")
+        elif x < 0.8:
+            q = query(locale=loc)
+            q += ("&" if q else "?") + "populate[pages][fields][0]=title&populate[pages][fields][1]=locale"
+            self.add("GET", f"/api/sections/{r.choice(self.sections)}{q}")
+        else:
+            q = query(locale=loc)
+            q += ("&" if q else "?") + "populate=*"
+            self.add("GET", f"/api/notice{q}")
+
+    def listing(self):
+        q = query(locale=self.rng.choice(["en", "fr", "de", "*"]), status=self.rng.choice(["draft", "published"]),
+                  **{"sort[0]": "title", "sort[1]": "locale", "fields[0]": "title", "fields[1]": "views",
+                     "fields[2]": "locale"})
+        self.add("GET", f"/api/pages{q}")
+
+    def generate(self, n):
+        self.make_targets()
+        ops = [(self.create, 3), (self.update, 5), (self.delete, 1.2), (self.read, 2), (self.listing, 0.5)]
+        funcs, weights = zip(*ops)
+        self.create()
+        while len(self.steps) < n:
+            self.rng.choices(funcs, weights)[0]()
+        return self.steps
+
+
+GENERATORS = {
+    "i18n-lifecycle": (Lifecycle, "blog"),
+    "single-type": (SingleType, "ext"),
+    "i18n-model": (I18nModel, "i18n"),
+}
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["i18n-lifecycle", "single-type"])
+    ap.add_argument("kind", choices=sorted(GENERATORS))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--name")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    gen = Lifecycle(rng) if args.kind == "i18n-lifecycle" else SingleType(rng)
-    model = "blog" if args.kind == "i18n-lifecycle" else "ext"
+    cls, model = GENERATORS[args.kind]
+    gen = cls(rng)
     name = args.name or f"gen-{args.kind}-{args.seed}"
     print(f"=== {name}")
     if model != "blog":

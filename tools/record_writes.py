@@ -37,7 +37,9 @@ the blog model lacks: required, unique, min/max, regex, private, password, singl
 whose `model:` is `edge` run on another copy that adds writes/edge/schemas (every attribute type,
 self relations, long names, keywords, nested components; its custom fields are registered in the
 copy's src/index.js, MODEL_REGISTER). Those whose `model:` is `shared` add writes/shared/schemas (a
-localized type whose components and dynamic zone are shared by its locales).
+localized type whose components and dynamic zone are shared by its locales); `required`,
+writes/required/schemas; `i18n`, writes/i18n/schemas (localized types with and without draft and
+publish, related to each other, and a localized single type without it).
 
 Values are kept raw: documentIds and timestamps are what Strapi wrote. Table rows are sorted by
 primary key (all columns when a table has none), JSON keys are sorted.
@@ -61,6 +63,7 @@ MODEL_SCHEMAS = {
     "edge": os.path.join(WRITES, "edge", "schemas"),
     "shared": os.path.join(WRITES, "shared", "schemas"),
     "required": os.path.join(WRITES, "required", "schemas"),
+    "i18n": os.path.join(WRITES, "i18n", "schemas"),
 }
 # Code each model's project adds to src/index.js's register(): the edge model's custom fields
 # (Strapi refuses to boot on a custom field nobody registered).

@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
 use super::{ApiError, AppState, envelope, json_bytes};
-use crate::query::{self, FieldRef, LocaleSelector, Status, qs};
+use crate::query::{self, FieldRef, LocaleSelector, PopulateKey, Status, qs};
 use crate::schema::SchemaId;
 use crate::write::{self as writes, WriteError, WriteRequest, WriteStatus};
 
@@ -506,6 +506,11 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
             .fields
             .as_ref()
             .is_some_and(|f| !f.contains(&FieldRef::Locale)),
+        shows_localizations: q
+            .populate
+            .0
+            .iter()
+            .any(|p| p.key == PopulateKey::Localizations),
     };
     let written = match call.route {
         WriteRoute::Create(_) => writes::create(store, &request)?,
@@ -543,6 +548,9 @@ fn read_back(
         .find_entry(query, Some(&written.document_id))?
         .ok_or(ApiError::NotFound)?;
     let mut body = envelope::one(&entry);
+    if !written.localizations_before_sync.is_empty() {
+        body = with_localizations_before_sync(&body, &written.localizations_before_sync)?;
+    }
     if call.v4 {
         let value: Value =
             serde_json::from_slice(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -555,6 +563,37 @@ fn read_back(
         _ => StatusCode::OK,
     };
     Ok((code, Some(body)))
+}
+
+/// The answer `body` with its `localizations` showing the values `before` holds for the
+/// rows an i18n sync changed (Strapi reads its answer before it syncs: see
+/// [`writes::Written::localizations_before_sync`]). Only the keys the answer shows are
+/// replaced, and a row's first values win (the values before any of the write's syncs).
+fn with_localizations_before_sync(
+    body: &[u8],
+    before: &[(i64, serde_json::Map<String, Value>)],
+) -> Result<Vec<u8>, ApiError> {
+    let mut answer: Value =
+        serde_json::from_slice(body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let localizations = answer
+        .get_mut("data")
+        .and_then(|d| d.get_mut("localizations"))
+        .and_then(Value::as_array_mut);
+    for entry in localizations.into_iter().flatten() {
+        let id = entry.get("id").and_then(Value::as_i64);
+        let Some((_, shown)) = before.iter().find(|(row, _)| Some(*row) == id) else {
+            continue;
+        };
+        let Some(entry) = entry.as_object_mut() else {
+            continue;
+        };
+        for (key, value) in shown {
+            if let Some(v) = entry.get_mut(key) {
+                *v = value.clone();
+            }
+        }
+    }
+    serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 #[cfg(test)]

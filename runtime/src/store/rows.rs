@@ -14,6 +14,7 @@ use sea_query::{Alias, Condition, Expr, ExprTrait, Order, Query as Sql, SelectSt
 
 use super::StoreError;
 use super::cascade::Cascades;
+use super::decode::Decode;
 use super::seam::{Cell, Change, RowRef, StoredValue, Writer, query_map};
 use super::sql::{Dialect, mysql_datetime};
 use crate::schema::{
@@ -395,6 +396,33 @@ impl<'a> Rows<'a> {
             .cond_where(other_locales(document_id, locale, published));
         self.run(Change::Update(&up))?;
         Ok(())
+    }
+
+    /// The other locales' rows of `document_id` in one state with some of their values
+    /// as the API shows them (`columns`: each column, the key it is shown under and how it
+    /// decodes), each row a JSON object.
+    pub fn shown_other_locales(
+        &self,
+        schema: &Schema,
+        document_id: &str,
+        locale: &str,
+        published: bool,
+        columns: &[(&str, &str, Decode)],
+    ) -> Result<Vec<(i64, serde_json::Map<String, serde_json::Value>)>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .columns(columns.iter().map(|(c, ..)| alias(c)))
+            .cond_where(other_locales(document_id, locale, published));
+        query_map(self.w, &s, |r| {
+            let mut shown = serde_json::Map::new();
+            for (i, (_, key, decode)) in columns.iter().enumerate() {
+                let mut text = Vec::new();
+                decode.write(r.cell(i + 1)?, &mut text);
+                let value = serde_json::from_slice(&text).unwrap_or(serde_json::Value::Null);
+                shown.insert((*key).to_string(), value);
+            }
+            Ok((r.int(0)?, shown))
+        })
     }
 
     /// The values of some columns of one row, as values to store again.

@@ -146,6 +146,7 @@ impl Store {
             readable: &readable,
             now_ms: crate::clock::now_ms(),
             fields_omit_locale: false,
+            shows_localizations: false,
         };
         let written = match action {
             Action::Create => write::create(self, &request)?,

@@ -38,6 +38,7 @@ use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationKind, RelationSide,
     RelationStorage, ScalarType, Schema, SchemaId,
 };
+use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
     ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, Touching, Version, copied_columns,
@@ -70,6 +71,9 @@ pub struct DocumentWrite<'a> {
     /// go last in the far end's lists, on a first publish and a republish alike
     /// (`create-response-params#1`, `gen-i18n-lifecycle#15`).
     fields_omit_locale: bool,
+    /// The other locales' values from before an i18n sync, kept when the answer shows
+    /// `localizations` (`Some`): see [`Self::keeping_shown_localizations`].
+    before_sync: Option<RefCell<ShownRows>>,
     /// Relation targets and files already looked up in this write: each is looked up
     /// once when the input is checked ([`Self::resolve_targets`]) and again when its
     /// links are written. Cleared when a publish starts.
@@ -88,6 +92,9 @@ struct Versions {
     /// Its published row, if it has one.
     published: Option<i64>,
 }
+
+/// Rows by id, each with some values as the API shows them.
+pub type ShownRows = Vec<(i64, Map<String, Value>)>;
 
 /// What copies of components are for ([`DocumentWrite::copy_instances`]): the state of
 /// the row they go to and the locale Strapi transforms them for (i18n's copies to another
@@ -282,8 +289,27 @@ impl<'a> DocumentWrite<'a> {
             shown: None,
             default_locale,
             fields_omit_locale: false,
+            before_sync: None,
             lookups: RefCell::default(),
         }
+    }
+
+    /// Keeps, when an i18n sync changes other locales' rows, what the answer's
+    /// `localizations` showed of them before: Strapi reads the entry it answers with
+    /// (its `localizations` included) before its i18n middleware syncs the shared values,
+    /// so its answer shows them from before ([`Self::shown_before_sync`]).
+    pub fn keeping_shown_localizations(mut self, yes: bool) -> Self {
+        self.before_sync = yes.then(RefCell::default);
+        self
+    }
+
+    /// The rows an i18n sync changed, with their shared values and `updatedAt` as they
+    /// were shown before it (empty unless kept: [`Self::keeping_shown_localizations`]).
+    pub fn shown_before_sync(&self) -> ShownRows {
+        self.before_sync
+            .as_ref()
+            .map(|b| b.take())
+            .unwrap_or_default()
     }
 
     /// Whether the request's query has `fields` (see the field of that name).
@@ -659,6 +685,24 @@ impl<'a> DocumentWrite<'a> {
             .filter_map(|(a, v)| column(self.schema, *a).map(|c| (c, v.clone())))
             .collect();
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
+        if let Some(before) = &self.before_sync {
+            let mut columns: Vec<(&str, &str, Decode)> = fields
+                .scalars
+                .iter()
+                .filter_map(|(a, _)| self.schema.attributes.get(a.index()))
+                .filter_map(|a| Some((a.column.as_deref()?, a.name.as_str(), a.kind.scalar()?)))
+                .map(|(c, name, t)| (c, name, Decode::for_scalar(t)))
+                .collect();
+            columns.push(("updated_at", "updatedAt", Decode::DateTime));
+            let shown = self.rows.shown_other_locales(
+                self.schema,
+                document_id,
+                locale,
+                published,
+                &columns,
+            )?;
+            before.borrow_mut().extend(shown);
+        }
         // The rows are found before any is updated (on PostgreSQL an update moves a row).
         let others = match fields.media.is_empty() && fields.components.instances.is_empty() {
             true => Vec::new(),

@@ -68,6 +68,9 @@ pub struct WriteRequest<'a> {
     /// `locale` (`bidirectional-relations.js`, `sync`): without one it matches none, and
     /// the published links keep no order values at the far end (they go last).
     pub fields_omit_locale: bool,
+    /// Whether the answer shows `localizations`: the write then keeps what they showed
+    /// before an i18n sync changed them ([`Written::localizations_before_sync`]).
+    pub shows_localizations: bool,
 }
 
 /// The version a write left, for its answer.
@@ -77,6 +80,11 @@ pub struct Written {
     pub document_id: String,
     /// Its locale (`None` for a type that is not localized).
     pub locale: Option<String>,
+    /// The other locales' rows an i18n sync changed, with their shared values and
+    /// `updatedAt` from before it, when the request asked for them
+    /// ([`WriteRequest::shows_localizations`]): Strapi's answer shows its
+    /// `localizations` as they were before its sync, so the answer shows these.
+    pub localizations_before_sync: document::ShownRows,
 }
 
 /// What a write does with its document.
@@ -152,7 +160,8 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         w.serialize_writes()?;
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
             .showing(&shown)
-            .fields_omit_locale(req.fields_omit_locale);
+            .fields_omit_locale(req.fields_omit_locale)
+            .keeping_shown_localizations(req.shows_localizations);
         let document_id = match (action, req.document_id) {
             (Action::Create, _) => doc.create(&values, locale.as_deref(), req.status)?,
             (Action::Update, Some(id)) => {
@@ -175,6 +184,7 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         Ok(Written {
             document_id,
             locale: locale.clone(),
+            localizations_before_sync: doc.shown_before_sync(),
         })
     })
 }

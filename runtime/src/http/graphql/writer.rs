@@ -69,6 +69,7 @@ impl StoreReader {
             readable: &self.grants.find,
             now_ms,
             fields_omit_locale: false,
+            shows_localizations: false,
         };
         let written = match field.kind {
             RootKind::Create => writes::create(&self.store, &request),
