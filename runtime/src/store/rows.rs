@@ -21,6 +21,9 @@ use crate::schema::{
     AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationStorage, Schema, SchemaId,
 };
 
+/// Rows by id, each with some of its values as the API shows them (a JSON object).
+pub type ShownRows = Vec<(i64, serde_json::Map<String, serde_json::Value>)>;
+
 /// One row of a document: a locale's draft or published version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Version {
@@ -408,7 +411,7 @@ impl<'a> Rows<'a> {
         locale: &str,
         published: bool,
         columns: &[(&str, &str, Decode)],
-    ) -> Result<Vec<(i64, serde_json::Map<String, serde_json::Value>)>, StoreError> {
+    ) -> Result<ShownRows, StoreError> {
         let mut s = self.select_from(&schema.layout.table);
         s.column(alias("id"))
             .columns(columns.iter().map(|(c, ..)| alias(c)))

@@ -41,7 +41,8 @@ use crate::schema::{
 use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
-    ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, Touching, Version, copied_columns,
+    ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Touching, Version,
+    copied_columns,
 };
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
@@ -92,9 +93,6 @@ struct Versions {
     /// Its published row, if it has one.
     published: Option<i64>,
 }
-
-/// Rows by id, each with some values as the API shows them.
-pub type ShownRows = Vec<(i64, Map<String, Value>)>;
 
 /// What copies of components are for ([`DocumentWrite::copy_instances`]): the state of
 /// the row they go to and the locale Strapi transforms them for (i18n's copies to another

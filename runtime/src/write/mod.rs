@@ -84,7 +84,7 @@ pub struct Written {
     /// `updatedAt` from before it, when the request asked for them
     /// ([`WriteRequest::shows_localizations`]): Strapi's answer shows its
     /// `localizations` as they were before its sync, so the answer shows these.
-    pub localizations_before_sync: document::ShownRows,
+    pub localizations_before_sync: crate::store::rows::ShownRows,
 }
 
 /// What a write does with its document.
