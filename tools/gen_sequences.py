@@ -18,6 +18,7 @@ Kinds:
                    labels (localized, without draft and publish) and to the blog's articles, and a
                    notice (a localized single type without draft and publish) related to them;
                    creates, localizations, updates of shared values and relations, deletes, reads.
+  graphql-i18n     the same work on the i18n model through GraphQL mutations and queries.
 """
 
 import argparse
@@ -189,8 +190,9 @@ class I18nModel(Lifecycle):
     """Steps on the i18n model. Sections and labels are made first (some localized), so the
     pages' and the notice's relations have targets in some locales and not in others."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, positions=False):
         super().__init__(rng)
+        self.positions = positions
         self.sections = []
         self.labels = []
         self.pages = []
@@ -234,9 +236,14 @@ class I18nModel(Lifecycle):
             x = r.random()
             if x < 0.5:
                 data["labels"] = [self.ref(self.labels, valid) for _ in range(r.randint(0, 2))]
-            else:
+            elif x < 0.8 or not self.positions:
                 data["labels"] = {"connect": [self.ref(self.labels, valid)],
                                   "disconnect": [r.choice(self.labels)]}
+            else:
+                entry = {"documentId": r.choice(self.labels)}
+                where = r.choice(["start", "end", "before", "after"])
+                entry["position"] = {where: r.choice(self.labels)} if where in ("before", "after") else {where: True}
+                data["labels"] = {"connect": [entry]}
         if r.random() < 0.3:
             data["articles"] = [r.choice(SEED_ARTICLES) for _ in range(r.randint(1, 2))]
         return data
@@ -343,10 +350,145 @@ class I18nModel(Lifecycle):
         return self.steps
 
 
+def gql_value(v):
+    """A Python value as a GraphQL input literal."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {gql_value(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(gql_value(x) for x in v) + "]"
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return json.dumps(v)
+    return json.dumps(v, ensure_ascii=False)
+
+
+class GraphqlI18n(I18nModel):
+    """The i18n model's work through `POST /graphql`. GraphQL names relations by
+    documentId only (no longhand), so every reference is a documentId."""
+
+    PAGE_FIELDS = "documentId title views locale publishedAt section { name locale } labels { name } articles { title locale }"
+
+    def args(self, **kw):
+        parts = [f"{k}: {v}" for k, v in kw.items() if v is not None]
+        return ("(" + ", ".join(parts) + ")") if parts else ""
+
+    def gql_locale(self, none_weight=1):
+        loc = self.pick_locale(none_weight)
+        return json.dumps(loc) if loc else None
+
+    def gql_status(self):
+        return self.rng.choice([None, None, "DRAFT", "PUBLISHED"])
+
+    def ref(self, pool, valid=False):
+        if not valid and self.rng.random() < 0.05:
+            return "missing0000000000000000x"
+        return self.rng.choice(pool)
+
+    def make_targets(self):
+        for i in range(3):
+            n = self.add_query(f"mutation {{ createSection(data: {{name: \"section {i}\", code: \"s{i}\"}}) {{ documentId name code locale }} }}")
+            self.sections.append(f"{{{{s{n}.data.createSection.documentId}}}}")
+        for i in range(3):
+            n = self.add_query(f"mutation {{ createLabel(data: {{name: \"label {i}\"}}) {{ documentId name }} }}")
+            self.labels.append(f"{{{{s{n}.data.createLabel.documentId}}}}")
+        for doc, kind in [(self.sections[0], "Section"), (self.sections[1], "Section"), (self.labels[0], "Label")]:
+            loc = self.rng.choice(["fr", "de"])
+            self.add_query(f"mutation {{ update{kind}(documentId: \"{doc}\", locale: \"{loc}\", data: {{name: \"{kind.lower()} {loc}\"}}) {{ documentId name locale }} }}")
+
+    def page_input(self, valid=False):
+        data = self.page_data(valid)
+        for key in ("section", "labels"):
+            v = data.get(key)
+            if isinstance(v, dict) and "documentId" in v:
+                data[key] = v["documentId"]
+            elif isinstance(v, dict):
+                data.pop(key)
+            elif isinstance(v, list):
+                data[key] = [x["documentId"] if isinstance(x, dict) else x for x in v]
+        return data
+
+    def create(self):
+        english = self.rng.random() < 0.7
+        data = self.page_input(valid=english)
+        data.setdefault("title", f"page {self.serial}")
+        locale = None if english else json.dumps(self.rng.choice(["fr", "de"]))
+        status = self.rng.choice([None, "DRAFT"])
+        args = self.args(locale=locale, status=status, data=gql_value(data))
+        n = self.add_query(f"mutation {{ createPage{args} {{ {self.PAGE_FIELDS} }} }}")
+        if english:
+            self.pages.append(f"{{{{s{n}.data.createPage.documentId}}}}")
+
+    def add_query(self, text):
+        return self.add("POST", "/graphql", {"query": text})
+
+    def update(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.6 and self.pages:
+            args = self.args(documentId=json.dumps(r.choice(self.pages)), locale=self.gql_locale(),
+                             status=r.choice([None, None, "DRAFT"]), data=gql_value(self.page_input()))
+            self.add_query(f"mutation {{ updatePage{args} {{ {self.PAGE_FIELDS} }} }}")
+        elif x < 0.8:
+            data = {}
+            if r.random() < 0.6:
+                data["name"] = f"section {self.serial}"
+            if r.random() < 0.5:
+                data["code"] = f"c{self.serial}"
+            args = self.args(documentId=json.dumps(r.choice(self.sections)), locale=self.gql_locale(), data=gql_value(data))
+            self.add_query(f"mutation {{ updateSection{args} {{ documentId name code locale pages {{ title }} }} }}")
+        else:
+            data = {}
+            if r.random() < 0.6:
+                data["text"] = f"notice {self.serial}"
+            if r.random() < 0.5:
+                data["level"] = r.randint(1, 5)
+            if r.random() < 0.4 and self.pages:
+                data["page"] = r.choice(self.pages)
+            if r.random() < 0.4:
+                data["sections"] = [self.ref(self.sections)]
+            args = self.args(locale=self.gql_locale(), data=gql_value(data))
+            self.add_query(f"mutation {{ updateNotice{args} {{ documentId text level locale page {{ title }} sections {{ name }} localizations {{ locale level }} }} }}")
+        self.serial += 1
+
+    def delete(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.6 and self.pages:
+            args = self.args(documentId=json.dumps(r.choice(self.pages)), locale=self.gql_locale())
+            self.add_query(f"mutation {{ deletePage{args} {{ documentId }} }}")
+        elif x < 0.8:
+            args = self.args(documentId=json.dumps(r.choice(self.sections)), locale=self.gql_locale())
+            self.add_query(f"mutation {{ deleteSection{args} {{ documentId }} }}")
+        else:
+            self.add_query(f"mutation {{ deleteNotice{self.args(locale=self.gql_locale())} {{ documentId }} }}")
+
+    def read(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.5 and self.pages:
+            args = self.args(documentId=json.dumps(r.choice(self.pages)), locale=self.gql_locale(),
+                             status=r.choice([None, "DRAFT", "PUBLISHED"]))
+            self.add_query(f"{{ page{args} {{ {self.PAGE_FIELDS} localizations {{ locale title views }} }} }}")
+        elif x < 0.8:
+            args = self.args(locale=self.gql_locale(), sort='"name"')
+            self.add_query(f"{{ sections{args} {{ documentId name code locale pages {{ title locale }} }} }}")
+        else:
+            self.add_query(f"{{ notice{self.args(locale=self.gql_locale())} {{ text level locale page {{ title }} sections {{ name }} }} }}")
+
+    def listing(self):
+        args = self.args(locale=json.dumps(self.rng.choice(["en", "fr", "de"])),
+                         status=self.rng.choice(["DRAFT", "PUBLISHED"]), sort='["title", "locale"]')
+        self.add_query(f"{{ pages{args} {{ title views locale section {{ name }} }} }}")
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "single-type": (SingleType, "ext"),
     "i18n-model": (I18nModel, "i18n"),
+    "graphql-i18n": (GraphqlI18n, "i18n"),
 }
 
 
@@ -356,15 +498,18 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--name")
+    ap.add_argument("--positions", action="store_true",
+                    help="i18n-model, graphql-i18n: some label connects carry a position")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     cls, model = GENERATORS[args.kind]
-    gen = cls(rng)
+    gen = cls(rng, positions=True) if args.positions else cls(rng)
     name = args.name or f"gen-{args.kind}-{args.seed}"
     print(f"=== {name}")
     if model != "blog":
         print(f"model: {model}")
-    print(f"about: generated (tools/gen_sequences.py {args.kind} --seed {args.seed} --steps {args.steps}).")
+    flags = " --positions" if args.positions else ""
+    print(f"about: generated (tools/gen_sequences.py {args.kind} --seed {args.seed} --steps {args.steps}{flags}).")
     for method, path, body, about in gen.generate(args.steps):
         print(f"> {method} {path}")
         if about:

@@ -152,6 +152,9 @@ pub struct Reader<'a> {
     /// the document its level holds (the GraphQL plugin loads them parent by parent);
     /// REST's batched populate leaves out every row of the level.
     localizations_per_row: bool,
+    /// Populated rows are read in either status, whatever the query's (see
+    /// [`Scope::status`]).
+    populated_in_any_status: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -168,6 +171,7 @@ impl<'a> Reader<'a> {
             default_locale,
             rows,
             localizations_per_row: false,
+            populated_in_any_status: false,
         }
     }
 
@@ -180,6 +184,16 @@ impl<'a> Reader<'a> {
             default_locale: self.default_locale,
             rows: self.rows,
             localizations_per_row: true,
+            populated_in_any_status: self.populated_in_any_status,
+        }
+    }
+
+    /// This reader, with populated rows read in either status (a GraphQL mutation's
+    /// answer), the query's status applying to its root rows only.
+    pub fn populated_in_any_status(&self) -> Reader<'a> {
+        Reader {
+            populated_in_any_status: true,
+            ..*self
         }
     }
 
@@ -277,7 +291,11 @@ impl<'a> Reader<'a> {
                 self.load_rows(&stmt, schema, fields, None)?
             }
         };
-        self.populate(schema, &mut rows, &query.populate, Scope::of(query))?;
+        let mut scope = Scope::of(query);
+        if self.populated_in_any_status {
+            scope.status = None;
+        }
+        self.populate(schema, &mut rows, &query.populate, scope)?;
         Ok(Page {
             entries: rows
                 .into_iter()

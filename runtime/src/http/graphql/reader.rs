@@ -232,7 +232,7 @@ impl Reader for StoreReader {
             return self.me();
         }
         let schema = self.readable(field)?;
-        self.read_entries(field, schema, &args, populate)
+        self.read_entries(field, schema, &args, populate, Populated::InStatus)
     }
 
     fn read_text(&self, field: &RootField, args: Map<String, Value>) -> Result<String, ReadError> {
@@ -243,7 +243,13 @@ impl Reader for StoreReader {
         }
         let schema = self.readable(field)?;
         Ok(self
-            .read_page(field, schema, &args, &Populate::default())?
+            .read_page(
+                field,
+                schema,
+                &args,
+                &Populate::default(),
+                Populated::InStatus,
+            )?
             .into_text())
     }
 }
@@ -358,14 +364,15 @@ impl StoreReader {
         schema: crate::schema::SchemaId,
         args: &Map<String, Value>,
         populate: &Populate,
+        populated: Populated,
     ) -> Result<Value, ReadError> {
         // Aliases of one relation with other `filters` or `sort`: the same entries read
         // again per such selection, each loaded under its own key.
         let (base, passes) = graphql::split_variants(populate);
         if !passes.is_empty() {
-            let mut answer = self.read_entries(field, schema, args, &base)?;
+            let mut answer = self.read_entries(field, schema, args, &base, populated)?;
             for pass in passes {
-                let loaded = self.read_entries(field, schema, args, &pass.populate)?;
+                let loaded = self.read_entries(field, schema, args, &pass.populate, populated)?;
                 match (answer.get_mut("nodes"), loaded.get("nodes")) {
                     (Some(into), Some(from)) if field.kind == RootKind::Connection => {
                         graphql::graft(into, from, &pass.path);
@@ -375,7 +382,8 @@ impl StoreReader {
             }
             return Ok(answer);
         }
-        self.read_page(field, schema, args, populate)?.into_value()
+        self.read_page(field, schema, args, populate, populated)?
+            .into_value()
     }
 
     /// One read of a root read query's entries, with `populate` (no variants) loaded.
@@ -385,6 +393,7 @@ impl StoreReader {
         schema: crate::schema::SchemaId,
         args: &Map<String, Value>,
         populate: &Populate,
+        populated: Populated,
     ) -> Result<RootRead, ReadError> {
         let model = self.store.model();
         // The plugin's `transformArgs`: a list's `pagination` becomes `start`/`limit` as
@@ -449,7 +458,13 @@ impl StoreReader {
                 }
                 let entry = self
                     .store
-                    .read(|r| r.localizations_per_row().find_first(&q))
+                    .read(|r| match populated {
+                        Populated::InStatus => r.localizations_per_row().find_first(&q),
+                        Populated::AnyStatus => r
+                            .localizations_per_row()
+                            .populated_in_any_status()
+                            .find_first(&q),
+                    })
                     .map_err(|e| internal(&e))?;
                 Ok(RootRead::One(entry))
             }
@@ -485,6 +500,17 @@ impl StoreReader {
             None => Ok(Value::Null),
         }
     }
+}
+
+/// The status of the rows a read populates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Populated {
+    /// The root query's (a read: the plugin's association resolver inherits the status of
+    /// a built-in root query, published by default).
+    InStatus,
+    /// Either (a mutation's answer: the resolver inherits a status from root queries
+    /// only, so a relation of the entry written shows its draft and published rows).
+    AnyStatus,
 }
 
 /// i18n's locale type.

@@ -95,7 +95,7 @@ impl StoreReader {
             uid: field.uid.clone(),
             kind: RootKind::One,
         };
-        self.read_entries(&one, schema.id, &read, populate)
+        self.read_entries(&one, schema.id, &read, populate, Populated::AnyStatus)
     }
 }
 

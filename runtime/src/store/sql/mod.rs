@@ -28,8 +28,9 @@ use crate::schema::{
 /// inherits it from the root query).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scope {
-    /// `status`.
-    pub status: Status,
+    /// `status`; `None`: populated rows of either status (a GraphQL mutation's answer:
+    /// the plugin's association resolver inherits a status from root queries only).
+    pub status: Option<Status>,
     /// `publicationFilter` / `hasPublishedVersion`.
     pub publication_filter: Option<PublicationFilter>,
 }
@@ -38,7 +39,7 @@ impl Scope {
     /// The scope of a query's populate.
     pub fn of(query: &Query) -> Self {
         Scope {
-            status: query.status,
+            status: Some(query.status),
             publication_filter: query.publication_filter,
         }
     }
@@ -500,13 +501,16 @@ impl<'a> Builder<'a> {
     /// Restricts populated rows of `target` (alias `t`) to the request's scope: its
     /// status and, on a draft-and-publish type, its publication filter.
     fn scope_terms(&mut self, s: &mut SelectStatement, target: &Schema, scope: Scope, t: &str) {
-        if let Some(term) = self.status_term(target, scope.status, t) {
+        let Some(status) = scope.status else {
+            return;
+        };
+        if let Some(term) = self.status_term(target, status, t) {
             s.and_where(term);
         }
         if let Some(pf) = scope.publication_filter
             && target.draft_and_publish
         {
-            let term = self.publication_filter(target, pf, scope.status, t);
+            let term = self.publication_filter(target, pf, status, t);
             s.and_where(term);
         }
     }
