@@ -1,6 +1,7 @@
 #!/bin/bash
-# Instructions (callgrind Ir) a strata server runs for N sequential write requests.
-# usage: bench/callgrind_writes.sh BIN N KIND   (KIND: create, update, tags or none)
+# Instructions (callgrind Ir) a strata server runs for N sequential write requests, or
+# reads of the lab's plain page and wide populate (the store issue's 2% bounds).
+# usage: bench/callgrind_writes.sh BIN N KIND   (KIND: create, update, tags, page, wide or none)
 # Prints the total; subtract a run of KIND none and divide by N (BENCHMARKS.md §0x).
 # Needs valgrind and curl; works on a scratch copy of the blog fixture.
 set -e
@@ -10,6 +11,8 @@ D=$(mktemp -d); cp $ROOT/tests/fixtures/blog/strapi.db $D/
 export API_TOKEN_SALT=lab-api-token-salt STRATA_SCHEMAS=$ROOT/tests/fixtures/blog/schemas STRATA_DATABASE_URL=sqlite://$D/strapi.db STRATA_LOG=warn
 KEY=$($BIN token create --name cg --type full-access 2>/dev/null | tail -1 | awk '{print $NF}')
 PORT=$((20000 + RANDOM % 10000))
+source $ROOT/bench/lib.sh
+lab_requests; WIDE=${REQ[wide]}
 valgrind --tool=callgrind --callgrind-out-file=$D/cg.out $BIN serve --port $PORT > $D/log 2>&1 &
 VP=$!
 for i in $(seq 1 120); do curl -s -o /dev/null http://127.0.0.1:$PORT/api/tags && break; sleep 0.5; done
@@ -19,6 +22,8 @@ for i in $(seq 1 $N); do
     update) curl -s -o /dev/null -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d "{\"data\":{\"views\":$i}}" http://127.0.0.1:$PORT/api/articles/article00000000000000002 ;;
     tags) if [ $((i % 2)) = 0 ]; then T='["tag000000000000000000001","tag000000000000000000002"]'; else T='["tag000000000000000000003"]'; fi
           curl -s -o /dev/null -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d "{\"data\":{\"tags\":$T}}" http://127.0.0.1:$PORT/api/articles/article00000000000000002 ;;
+    page) curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT${REQ[plain]}" ;;
+    wide) curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT$WIDE" ;;
     none) ;;
   esac
 done
