@@ -248,6 +248,30 @@ class I18nModel(Lifecycle):
             data["articles"] = [r.choice(SEED_ARTICLES) for _ in range(r.randint(1, 2))]
         return data
 
+    def section_data(self, with_pages):
+        r = self.rng
+        data = {}
+        if r.random() < 0.6:
+            data["name"] = f"section {self.serial}"
+        if r.random() < 0.5:
+            data["code"] = f"c{self.serial}"
+        if with_pages and r.random() < 0.3 and self.pages:
+            data["pages"] = {"connect": [r.choice(self.pages)]}
+        return data
+
+    def notice_data(self):
+        r = self.rng
+        data = {}
+        if r.random() < 0.6:
+            data["text"] = f"notice {self.serial}"
+        if r.random() < 0.5:
+            data["level"] = r.randint(1, 5)
+        if r.random() < 0.4 and self.pages:
+            data["page"] = r.choice(self.pages)
+        if r.random() < 0.4:
+            data["sections"] = [self.ref(self.sections)]
+        return data
+
     def populate(self):
         return self.rng.choice([None, "populate=*", "populate[section][populate]=pages&populate[labels]=true"])
 
@@ -279,27 +303,13 @@ class I18nModel(Lifecycle):
             self.add("PUT", path, {"data": self.page_data()})
         elif x < 0.8:
             doc = r.choice(self.sections)
-            data = {}
-            if r.random() < 0.6:
-                data["name"] = f"section {self.serial}"
-            if r.random() < 0.5:
-                data["code"] = f"c{self.serial}"
-            if r.random() < 0.3 and self.pages:
-                data["pages"] = {"connect": [r.choice(self.pages)]}
+            data = self.section_data(with_pages=True)
             path = f"/api/sections/{doc}{query(locale=self.pick_locale())}"
             if r.random() < 0.5:
                 path += ("&" if "?" in path else "?") + "populate[pages][fields][0]=title"
             self.add("PUT", path, {"data": data})
         else:
-            data = {}
-            if r.random() < 0.6:
-                data["text"] = f"notice {self.serial}"
-            if r.random() < 0.5:
-                data["level"] = r.randint(1, 5)
-            if r.random() < 0.4 and self.pages:
-                data["page"] = r.choice(self.pages)
-            if r.random() < 0.4:
-                data["sections"] = [self.ref(self.sections)]
+            data = self.notice_data()
             path = f"/api/notice{query(locale=self.pick_locale())}"
             if r.random() < 0.5:
                 path += ("&" if "?" in path else "?") + "populate=*"
@@ -432,23 +442,11 @@ class GraphqlI18n(I18nModel):
                              status=r.choice([None, None, "DRAFT"]), data=gql_value(self.page_input()))
             self.add_query(f"mutation {{ updatePage{args} {{ {self.PAGE_FIELDS} }} }}")
         elif x < 0.8:
-            data = {}
-            if r.random() < 0.6:
-                data["name"] = f"section {self.serial}"
-            if r.random() < 0.5:
-                data["code"] = f"c{self.serial}"
+            data = self.section_data(with_pages=False)
             args = self.args(documentId=json.dumps(r.choice(self.sections)), locale=self.gql_locale(), data=gql_value(data))
             self.add_query(f"mutation {{ updateSection{args} {{ documentId name code locale pages {{ title }} }} }}")
         else:
-            data = {}
-            if r.random() < 0.6:
-                data["text"] = f"notice {self.serial}"
-            if r.random() < 0.5:
-                data["level"] = r.randint(1, 5)
-            if r.random() < 0.4 and self.pages:
-                data["page"] = r.choice(self.pages)
-            if r.random() < 0.4:
-                data["sections"] = [self.ref(self.sections)]
+            data = self.notice_data()
             args = self.args(locale=self.gql_locale(), data=gql_value(data))
             self.add_query(f"mutation {{ updateNotice{args} {{ documentId text level locale page {{ title }} sections {{ name }} localizations {{ locale level }} }} }}")
         self.serial += 1
