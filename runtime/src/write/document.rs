@@ -94,6 +94,26 @@ struct Versions {
     published: Option<i64>,
 }
 
+/// The entry Strapi looks a position's anchor `key` up as: the connected entry with its
+/// position's keys over it (`{...relation, ...position, documentId: anchor}`), so the
+/// position's `locale` and `status`, else the entry's.
+fn anchor_entry(connected: &RelationRef, key: &TargetKey) -> RelationRef {
+    let given = |name: &str| {
+        let position = connected.position_given.as_ref();
+        position
+            .and_then(|p| p.get(name))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    RelationRef {
+        key: key.clone(),
+        locale: given("locale").or_else(|| connected.locale.clone()),
+        status: given("status").or_else(|| connected.status.clone()),
+        position: None,
+        position_given: None,
+    }
+}
+
 /// What copies of components are for ([`DocumentWrite::copy_instances`]): the state of
 /// the row they go to and the locale Strapi transforms them for (i18n's copies to another
 /// locale; `None` keeps each target's own, as a publish's copy does).
@@ -1808,8 +1828,19 @@ impl<'a> DocumentWrite<'a> {
                                 disconnect,
                             } => disconnect.iter().chain(connect).collect(),
                         };
-                        for e in entries.into_iter().filter(|e| is_document(&&e.key)) {
-                            self.target_rows(target, e, locale)?;
+                        for e in entries {
+                            if is_document(&&e.key) {
+                                self.target_rows(target, e, locale)?;
+                            }
+                            // Then its position's anchor, looked up as the entry with the
+                            // position's keys over it (the transform's `getIds`).
+                            let anchor = match &e.position {
+                                Some(Position::Before(k) | Position::After(k)) => k,
+                                _ => continue,
+                            };
+                            if is_document(&anchor) {
+                                self.target_rows(target, &anchor_entry(e, anchor), locale)?;
+                            }
                         }
                     }
                 }
@@ -2173,21 +2204,7 @@ impl<'a> DocumentWrite<'a> {
         key: &TargetKey,
         locale: Option<&str>,
     ) -> Result<i64, WriteError> {
-        let given = |name: &str| {
-            let position = connected.position_given.as_ref();
-            position
-                .and_then(|p| p.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let entry = RelationRef {
-            key: key.clone(),
-            locale: given("locale").or_else(|| connected.locale.clone()),
-            status: given("status").or_else(|| connected.status.clone()),
-            position: None,
-            position_given: None,
-        };
-        match self.target_rows(target, &entry, locale) {
+        match self.target_rows(target, &anchor_entry(connected, key), locale) {
             Ok(rows) => rows.first().copied().ok_or_else(|| not_found_relation(key)),
             Err(e @ WriteError::Store(_)) => Err(e),
             Err(_) => match key {
