@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub use super::ids::{AttrId, SchemaId, Uid};
-use super::tables::{ColumnType, RelationStorage, SchemaLayout};
+use super::tables::{ColumnType, LinkTable, RelationStorage, SchemaLayout};
 
 /// What sort of schema this is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,6 +71,19 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// The relations this schema owns through a link table, each with its target: the
+    /// link rows a copy of one of its rows carries.
+    pub fn owned_link_tables(&self) -> impl Iterator<Item = (&LinkTable, SchemaId)> {
+        self.attributes.iter().filter_map(|a| match &a.kind {
+            AttributeKind::Relation(Relation {
+                storage: RelationStorage::LinkTable(lt),
+                target: Some(target),
+                ..
+            }) => Some((lt, *target)),
+            _ => None,
+        })
+    }
+
     /// Looks an attribute up by its name.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attribute_index

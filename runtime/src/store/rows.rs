@@ -1242,13 +1242,7 @@ impl<'a> Rows<'a> {
         to: i64,
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<(), StoreError> {
-        for a in &schema.attributes {
-            let AttributeKind::Relation(r) = &a.kind else {
-                continue;
-            };
-            let (RelationStorage::LinkTable(lt), Some(target)) = (&r.storage, r.target) else {
-                continue;
-            };
+        for (lt, target) in schema.owned_link_tables() {
             // Strapi makes the copy from the loaded entry, whose relation is a list: a
             // `set`, so the copy's links are numbered 1..n in the row's order, the
             // targets that have no row in the copy's state left out.

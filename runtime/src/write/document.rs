@@ -1354,13 +1354,7 @@ impl<'a> DocumentWrite<'a> {
         id: i64,
         to: CopyFor<'_>,
     ) -> Result<(), WriteError> {
-        for a in &schema.attributes {
-            let AttributeKind::Relation(r) = &a.kind else {
-                continue;
-            };
-            let (RelationStorage::LinkTable(lt), Some(target)) = (&r.storage, r.target) else {
-                continue;
-            };
+        for (lt, target) in schema.owned_link_tables() {
             let ts = self.model.schema(target);
             if !ts.localized || !self.schema.localized {
                 continue;
