@@ -18,12 +18,19 @@
 //!   configuration, with `rest.strictParams`, and with `documents.strictParams` (the
 //!   document service's own checks: `Invalid parameter at 'locale[1]'…`,
 //!   `details.received`).
+//! * `sorted-joins.json`: the requests of `sorted-joins.txt`, whose sort columns lead
+//!   each entry's keys where Strapi's statement joins another table (a filter through a
+//!   relation, component or media; a populated relation, component or media), even when
+//!   `fields` leaves them out; and where it does not (no join, a deep sort through a
+//!   path, `localizations`, zones). Replayed with the keys' order compared too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use std::net::SocketAddr;
+
+use serde_json::Value;
 
 /// Replays `oracle/<file>`; returns the failures and how many cases it held.
 fn replay(addr: SocketAddr, file: &str) -> (Vec<String>, usize) {
@@ -69,5 +76,45 @@ fn every_recorded_answer_with_strict_documents() {
     let addr = common::start_blog_server_with("strict-documents", config);
     let (failures, n) = replay(addr, "params-documents-strict.json");
     assert_eq!(n, 83);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The order of every object's keys in `a` and `b`, compared: the first object whose
+/// keys differ in order, as `path: expected [..], got [..]`.
+fn key_order_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let (kx, ky): (Vec<_>, Vec<_>) = (x.keys().collect(), y.keys().collect());
+            if kx != ky {
+                return Some(format!("{path}: keys expected {kx:?}, got {ky:?}"));
+            }
+            x.iter()
+                .find_map(|(k, v)| key_order_difference(v, &y[k], &format!("{path}.{k}")))
+        }
+        (Value::Array(x), Value::Array(y)) => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| key_order_difference(v, w, &format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
+#[test]
+fn sort_columns_lead_the_entries_of_joined_statements() {
+    let addr = common::start_blog_server("sorted-joins");
+    let file = common::blog().join("oracle").join("sorted-joins.json");
+    let (mut failures, n) = common::replay_recording(addr, &file);
+    assert_eq!(n, 31);
+    let recorded: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for golden in &recorded {
+        let target = common::encode(golden["line"].as_str().unwrap());
+        let (_, _, body) = common::http_get(addr, &target, &[]);
+        let body: Value = serde_json::from_slice(&body).unwrap_or_default();
+        if let Some(why) = key_order_difference(&golden["body"], &body, "$") {
+            failures.push(format!("{target}: {why}"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -239,6 +239,23 @@ pub enum Operand {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conjunction(pub Vec<Condition>);
 
+impl Conjunction {
+    /// Whether some condition, at any depth of `$and`/`$or`/`$not`, goes through a
+    /// relation, component, media or `localizations`: where Strapi's query joins another
+    /// table.
+    pub fn goes_through_related(&self) -> bool {
+        self.0.iter().any(|cond| match cond {
+            Condition::Related { .. } | Condition::RelatedNull { .. } => true,
+            Condition::Localizations(_) => true,
+            Condition::And(items) | Condition::Or(items) => {
+                items.iter().any(Conjunction::goes_through_related)
+            }
+            Condition::Not(inner) => inner.goes_through_related(),
+            Condition::Field { .. } => false,
+        })
+    }
+}
+
 /// One condition of a filter.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {

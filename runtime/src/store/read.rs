@@ -17,8 +17,8 @@ use super::entry::Entry;
 use super::seam::{Executor, RowRef};
 use super::sql::{Builder, RelatedPlan, Scope, SortGroup, column_role};
 use crate::query::{
-    Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey, PopulateKind,
-    PopulateOptions, Query, SortKey,
+    Conjunction, Direction, FieldRef, PageMode, Pagination, Populate, PopulateEntry, PopulateKey,
+    PopulateKind, PopulateOptions, Query, SortKey,
 };
 use crate::schema::{
     AttributeKind, ColumnRole, Model, RelationKind, RelationStorage, Schema, SchemaId,
@@ -70,6 +70,53 @@ impl Row {
         out.extend_from_slice(&self.json);
         out.push(b'}');
     }
+}
+
+/// Which keys a loaded row shows, in order: the columns `sorted_first` names, then `fields`
+/// (every column when `None`), each key once.
+///
+/// `sorted_first` ports what Strapi's query builder does to a statement that joins another
+/// table (a root filter through a relation, component or media, and every populated
+/// relation, component or media): it selects `DISTINCT` rows, and puts the `ORDER BY`
+/// columns first in the select list (`processSelect`), so a sort on the type's own columns
+/// leads the entry's keys, even when `fields` leaves them out. A sort through a path takes
+/// Strapi's deep-sort way, which selects no sort column (see [`sort_columns_shown`]).
+#[derive(Debug, Clone, Default)]
+struct Keys<'q> {
+    fields: Option<&'q [FieldRef]>,
+    sorted_first: Vec<FieldRef>,
+}
+
+impl<'q> Keys<'q> {
+    /// `fields`, nothing first.
+    fn fields(fields: Option<&'q [FieldRef]>) -> Self {
+        Keys {
+            fields,
+            sorted_first: Vec::new(),
+        }
+    }
+
+    /// `fields`, after the sort's own columns when the statement joins another table.
+    fn sorted(fields: Option<&'q [FieldRef]>, sort: &[SortKey], joins: bool) -> Self {
+        Keys {
+            fields,
+            sorted_first: if joins {
+                sort_columns_shown(sort)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// The columns a sort puts first in a joined statement's select list, in order: every
+/// key's own column, unless a key goes through a path (Strapi's `shouldUseDeepSort`, which
+/// numbers rows instead of selecting `DISTINCT` ones, and selects no sort column).
+fn sort_columns_shown(sort: &[SortKey]) -> Vec<FieldRef> {
+    if sort.iter().any(|k| !k.path.is_empty()) {
+        return Vec::new();
+    }
+    sort.iter().map(|k| k.field).collect()
 }
 
 /// A key as JSON text with its colon: `"name":`.
@@ -136,7 +183,7 @@ impl RowPlans {
             model
                 .schemas()
                 .iter()
-                .map(|s| ColumnPlan::new(s, None))
+                .map(|s| ColumnPlan::new(s, &Keys::default()))
                 .collect(),
         )
     }
@@ -273,7 +320,14 @@ impl<'a> Reader<'a> {
         } else {
             None
         };
-        let fields = query.fields.as_deref();
+        let keys = Keys::sorted(
+            query.fields.as_deref(),
+            &query.sort,
+            query
+                .filters
+                .as_ref()
+                .is_some_and(Conjunction::goes_through_related),
+        );
         let mut probed = None;
         if let Some(steps) = ways.sort_groups {
             probed = self.page_by_sort_groups(query, plan, schema, steps)?;
@@ -281,14 +335,14 @@ impl<'a> Reader<'a> {
         if ways.probe_first && probed.is_none() {
             let stmt = self.builder().root_select(query, RelatedPlan::Correlated);
             probed = self.within_steps(RelatedPlan::probe_steps(total), || {
-                self.load_rows(&stmt, schema, fields, None)
+                self.load_rows(&stmt, schema, &keys, None)
             })?;
         }
         let mut rows = match probed {
             Some(rows) => rows,
             None => {
                 let stmt = self.builder().root_select(query, plan);
-                self.load_rows(&stmt, schema, fields, None)?
+                self.load_rows(&stmt, schema, &keys, None)?
             }
         };
         let mut scope = Scope::of(query);
@@ -437,7 +491,9 @@ impl<'a> Reader<'a> {
             within.pagination.start = skip;
             within.pagination.limit = need;
             let stmt = self.builder().root_select_in(&within, plan, Some(group));
-            let mut got = self.load_rows(&stmt, schema, query.fields.as_deref(), None)?;
+            // A first key through a path: Strapi's deep sort, no sort column shown.
+            let keys = Keys::fields(query.fields.as_deref());
+            let mut got = self.load_rows(&stmt, schema, &keys, None)?;
             skip = 0;
             need = need.saturating_sub(got.len() as u64);
             rows.append(&mut got);
@@ -455,10 +511,10 @@ impl<'a> Reader<'a> {
         &self,
         stmt: &SelectStatement,
         schema: &Schema,
-        fields: Option<&[FieldRef]>,
+        keys: &Keys<'_>,
         owners: Option<&mut Vec<i64>>,
     ) -> Result<Vec<Row>, StoreError> {
-        let mut sink = self.row_sink(schema, fields, owners.is_some());
+        let mut sink = self.row_sink(schema, keys, owners.is_some());
         self.exec.query_each(stmt, &mut |r| sink.take(r))?;
         if let Some(o) = owners {
             *o = sink.owners;
@@ -467,11 +523,12 @@ impl<'a> Reader<'a> {
     }
 
     /// Where the rows of a statement over `schema` go: each becomes a [`Row`] by the
-    /// schema's plan (or one for `fields`), with its owner's id when `owner` is set.
-    fn row_sink(&self, schema: &Schema, fields: Option<&[FieldRef]>, owner: bool) -> RowSink<'a> {
-        let plan = match (fields, self.rows.0.get(schema.id.index())) {
-            (None, Some(plan)) => Cow::Borrowed(plan),
-            _ => Cow::Owned(ColumnPlan::new(schema, fields)),
+    /// schema's plan (or one for `keys`), with its owner's id when `owner` is set.
+    fn row_sink(&self, schema: &Schema, keys: &Keys<'_>, owner: bool) -> RowSink<'a> {
+        let cached = keys.fields.is_none() && keys.sorted_first.is_empty();
+        let plan = match (cached, self.rows.0.get(schema.id.index())) {
+            (true, Some(plan)) => Cow::Borrowed(plan),
+            _ => Cow::Owned(ColumnPlan::new(schema, keys)),
         };
         RowSink {
             plan: Some(plan),
@@ -569,7 +626,10 @@ impl<'a> Reader<'a> {
                 let stmt = self
                     .builder()
                     .related_select(schema, attr, ids, target, options, scope)?;
-                let sink = self.row_sink(target, options.fields.as_deref(), true);
+                // Strapi joins the link, `_cmps` or morph table here: the sort's
+                // columns lead.
+                let keys = Keys::sorted(options.fields.as_deref(), &options.sort, true);
+                let sink = self.row_sink(target, &keys, true);
                 Some((stmt, sink))
             }
             PopulateKind::Count { target, filters } => {
@@ -695,7 +755,8 @@ impl<'a> Reader<'a> {
         let s = self
             .builder()
             .localizations_select(target, docs, ids, options, scope);
-        let mut rows = self.load_rows(&s, target, options.fields.as_deref(), None)?;
+        let keys = Keys::fields(options.fields.as_deref());
+        let mut rows = self.load_rows(&s, target, &keys, None)?;
         self.populate(target, &mut rows, &options.populate, scope)?;
         if self.localizations_per_row {
             let mut out = Values::new();
@@ -770,7 +831,7 @@ impl<'a> Reader<'a> {
                 .builder()
                 .component_rows(cs, wanted, options.filters.as_ref());
             stmts.push(s);
-            sinks.push(self.row_sink(cs, options.fields.as_deref(), false));
+            sinks.push(self.row_sink(cs, &Keys::fields(options.fields.as_deref()), false));
             listed.push((*cid, cs, options));
         }
         let refs: Vec<&SelectStatement> = stmts.iter().collect();
@@ -828,7 +889,7 @@ struct ColumnPlan {
 }
 
 impl ColumnPlan {
-    fn new(schema: &Schema, fields: Option<&[FieldRef]>) -> Self {
+    fn new(schema: &Schema, keys: &Keys<'_>) -> Self {
         let cols = &schema.layout.columns;
         let index_of = |role: ColumnRole| cols.iter().position(|c| c.role == role);
         let key_of = |role: ColumnRole| -> Option<(String, Decode)> {
@@ -854,26 +915,20 @@ impl ColumnPlan {
                 ColumnRole::CreatedBy | ColumnRole::UpdatedBy => return None,
             })
         };
+        let roles: Vec<ColumnRole> = match keys.fields {
+            None => cols.iter().map(|c| c.role).collect(),
+            Some(list) => [ColumnRole::Id, ColumnRole::DocumentId]
+                .into_iter()
+                .chain(list.iter().map(|f| column_role(*f)))
+                .collect(),
+        };
+        let sorted_first = keys.sorted_first.iter().map(|f| column_role(*f));
         let mut chosen: Vec<(usize, String, Decode)> = Vec::new();
-        match fields {
-            None => {
-                for (i, c) in cols.iter().enumerate() {
-                    if let Some((k, d)) = key_of(c.role) {
-                        chosen.push((i, k, d));
-                    }
-                }
-            }
-            Some(list) => {
-                let roles = [ColumnRole::Id, ColumnRole::DocumentId]
-                    .into_iter()
-                    .chain(list.iter().map(|f| column_role(*f)));
-                for role in roles {
-                    if let (Some(i), Some((k, d))) = (index_of(role), key_of(role))
-                        && !chosen.iter().any(|(existing, ..)| *existing == i)
-                    {
-                        chosen.push((i, k, d));
-                    }
-                }
+        for role in sorted_first.chain(roles) {
+            if let (Some(i), Some((k, d))) = (index_of(role), key_of(role))
+                && !chosen.iter().any(|(existing, ..)| *existing == i)
+            {
+                chosen.push((i, k, d));
             }
         }
         let keys = chosen

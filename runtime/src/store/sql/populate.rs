@@ -97,14 +97,13 @@ impl Builder<'_> {
             let c = self.conjunction(target, f, &t);
             s.cond_where(c);
         }
-        if options.sort.is_empty() {
-            s.order_by_expr(col(&t, "locale"), Order::Asc)
-                .order_by_expr(col(&t, "id"), Order::Asc);
-        } else {
-            for (e, o) in self.order_by(target, &options.sort, &t, true) {
-                s.order_by_expr(e, o);
-            }
+        // A `sort` orders first; what it leaves tied keeps the order without one (locale,
+        // then id), as the oracle answers (`oracle/sorted-joins.json`).
+        for (e, o) in self.order_by(target, &options.sort, &t, false) {
+            s.order_by_expr(e, o);
         }
+        s.order_by_expr(col(&t, "locale"), Order::Asc)
+            .order_by_expr(col(&t, "id"), Order::Asc);
         s
     }
 
