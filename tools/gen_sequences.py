@@ -18,12 +18,17 @@ Kinds:
                    labels (localized, without draft and publish) and to the blog's articles, and a
                    notice (a localized single type without draft and publish) related to them;
                    creates, localizations, updates of shared values and relations, deletes, reads.
+  components       articles' components, dynamic zone and media (blog model): set, replaced,
+                   cleared and edited in place by id, in several locales and states, with invalid
+                   values and missing files among them.
+  graphql-components  the components work through GraphQL mutations and queries.
   graphql-i18n     the same work on the i18n model through GraphQL mutations and queries.
 """
 
 import argparse
 import json
 import random
+import re
 
 LOCALES = ["en", "fr", "de"]
 SEED_ARTICLES = [
@@ -360,8 +365,188 @@ class I18nModel(Lifecycle):
         return self.steps
 
 
+class Components(Lifecycle):
+    """Articles' components, dynamic zone and media (blog model): creates and updates that set,
+    replace, clear and edit in place (by the `id` an earlier answer showed) the single `seo` (with
+    its nested repeatable `social`), the repeatable `faq` and the `blocks` zone, in several locales
+    and states; media ids in the fields and inside components, some of them missing or of a type
+    the field does not allow; invalid values inside components; reads and listings filtered on a
+    component's field."""
+
+    POPULATE = "populate[seo][populate]=*&populate[faq]=true&populate[blocks][populate]=*&populate[cover]=true&populate[gallery]=true"
+    FILES = list(range(1, 10))
+
+    def __init__(self, rng, positions=False):
+        super().__init__(rng)
+        self.docs = list(SEED_ARTICLES[:3])
+        self.answers = []   # steps whose answer populates every component
+
+    def file(self, valid):
+        r = self.rng
+        if valid or r.random() < 0.8:
+            return r.choice(self.FILES)
+        return r.choice([999, "file00000000000000000003", {"id": 2}])
+
+    def earlier_id(self, path):
+        """`{{sN.data.<path>.id}}` of an earlier step that populated every component."""
+        n = self.rng.choice(self.answers)
+        return f"{{{{s{n}.data.{path}.id}}}}"
+
+    def social(self, valid):
+        r = self.rng
+        item = {}
+        if r.random() < 0.8:
+            item["network"] = r.choice(["x", "facebook", "linkedin"] if valid else ["x", "myspace"])
+        if r.random() < 0.7:
+            item["url"] = f"https://s{self.serial}.example/{r.randint(1, 9)}"
+        if r.random() < 0.3:
+            item["icon"] = self.file(valid)
+        if self.answers and r.random() < 0.15:
+            item["id"] = self.earlier_id(f"seo.social.{r.randint(0, 1)}")
+        return item
+
+    def seo(self, valid):
+        r = self.rng
+        if r.random() < 0.1:
+            return None
+        seo = {}
+        if r.random() < 0.7:
+            seo["metaTitle"] = f"meta {self.serial}"
+        if r.random() < 0.4:
+            seo["metaDescription"] = f"description {self.serial}"
+        if r.random() < 0.3:
+            seo["shareImage"] = self.file(valid) if r.random() < 0.9 else None
+        if r.random() < 0.4:
+            seo["social"] = [self.social(valid) for _ in range(r.randint(0, 2))]
+        if self.answers and r.random() < 0.3:
+            seo["id"] = self.earlier_id("seo")
+        if not valid and r.random() < 0.2:
+            seo["unknownKey"] = 1
+        return seo
+
+    def faq(self, valid):
+        r = self.rng
+        items = []
+        for i in range(r.randint(0, 3)):
+            item = {"question": f"q{self.serial}.{i}"}
+            if r.random() < 0.5:
+                item["answer"] = f"a{self.serial}.{i}"
+            if self.answers and r.random() < 0.25:
+                item["id"] = self.earlier_id(f"faq.{r.randint(0, 2)}")
+            if not valid and r.random() < 0.2:
+                item["question"] = r.choice([12, ["x"], {"a": 1}])
+            items.append(item)
+        return items
+
+    def block(self, valid):
+        r = self.rng
+        kind = r.choice(["rich-text", "quote", "media", "slider"])
+        if kind == "rich-text":
+            block = {"__component": "shared.rich-text", "body": f"rich {self.serial}"}
+        elif kind == "quote":
+            block = {"__component": "shared.quote", "title": f"quote {self.serial}"}
+            if r.random() < 0.5:
+                block["author"] = r.choice(["author000000000000000001", "author000000000000000002"]
+                                           + ([] if valid else ["missing0000000000000000x"]))
+        elif kind == "media":
+            block = {"__component": "shared.media", "file": self.file(valid)}
+        else:
+            block = {"__component": "shared.slider", "files": [self.file(valid) for _ in range(r.randint(0, 2))]}
+        if self.answers and r.random() < 0.2:
+            block["id"] = self.earlier_id(f"blocks.{r.randint(0, 1)}")
+        if not valid and r.random() < 0.3:
+            x = r.random()
+            if x < 0.4:
+                block.pop("__component")
+            elif x < 0.7:
+                block["__component"] = "shared.faq-item"
+            else:
+                block["__component"] = "shared.unknown"
+        return block
+
+    def media(self, data, valid):
+        r = self.rng
+        if r.random() < 0.3:
+            data["cover"] = self.file(valid) if r.random() < 0.85 else None
+        if r.random() < 0.25:
+            x = r.random()
+            if x < 0.6:
+                data["gallery"] = [self.file(valid) for _ in range(r.randint(0, 3))]
+            else:
+                data["gallery"] = {"connect": [self.file(valid)], "disconnect": [r.choice(self.FILES)]}
+
+    def component_data(self, data):
+        """Fills `data`; returns whether every value in it was picked to be valid."""
+        r = self.rng
+        valid = r.random() < 0.8
+        if r.random() < 0.5:
+            data["seo"] = self.seo(valid)
+        if r.random() < 0.4:
+            data["faq"] = self.faq(valid)
+        if r.random() < 0.4:
+            data["blocks"] = [self.block(valid) for _ in range(r.randint(0, 3))]
+        self.media(data, valid)
+        return valid
+
+    def populate(self):
+        return self.rng.choice([self.POPULATE, self.POPULATE, None, "populate=*"])
+
+    def write(self, method, path, data, q, valid):
+        extra = self.populate()
+        if extra:
+            q += ("&" if q else "?") + extra
+        n = self.add(method, f"{path}{q}", {"data": data})
+        if extra == self.POPULATE and valid:
+            self.answers.append(n)
+        return n
+
+    def create(self):
+        self.serial += 1
+        data = {"title": f"gen {self.serial}"}
+        valid = self.component_data(data)
+        q = query(locale=self.pick_locale(2), status=self.rng.choice([None, "draft"]))
+        n = self.write("POST", "/api/articles", data, q, valid)
+        self.docs.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        self.serial += 1
+        data = {}
+        if self.rng.random() < 0.3:
+            data["title"] = f"gen {self.serial}"
+        valid = self.component_data(data)
+        q = query(locale=self.pick_locale(2), status=self.rng.choice([None, None, "draft"]))
+        self.write("PUT", f"/api/articles/{self.rng.choice(self.docs)}", data, q, valid)
+
+    def read(self):
+        q = query(locale=self.pick_locale(2), status=self.status())
+        q += ("&" if q else "?") + self.POPULATE
+        self.add("GET", f"/api/articles/{self.rng.choice(self.docs)}{q}")
+
+    def listing(self):
+        r = self.rng
+        q = query(locale=r.choice(["en", "fr", "*"]), status=r.choice(["draft", "published"]),
+                  **{"filters[seo][metaTitle][$startsWith]": "meta", "sort[0]": "title", "sort[1]": "locale",
+                     "fields[0]": "title", "populate[seo][fields][0]": "metaTitle",
+                     "populate[faq][fields][0]": "question"})
+        self.add("GET", f"/api/articles{q}")
+
+    def generate(self, n):
+        ops = [(self.create, 3), (self.update, 5), (self.delete, 0.8), (self.read, 1.5), (self.listing, 0.7)]
+        funcs, weights = zip(*ops)
+        self.create()
+        while len(self.steps) < n:
+            self.rng.choices(funcs, weights)[0]()
+        return self.steps
+
+
+class GqlEnum(str):
+    """A string written as a GraphQL enum value (bare, not quoted)."""
+
+
 def gql_value(v):
     """A Python value as a GraphQL input literal."""
+    if isinstance(v, GqlEnum):
+        return str(v)
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k}: {gql_value(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
@@ -482,8 +667,95 @@ class GraphqlI18n(I18nModel):
         self.add_query(f"{{ pages{args} {{ title views locale section {{ name }} }} }}")
 
 
+class GraphqlComponents(Components):
+    """The `components` work through `POST /graphql`: a zone item names its component by
+    `__typename`, ids are GraphQL `ID`s, and what GraphQL's own validation refuses (an
+    unknown enum value, a number for a string, an unknown input field) is among the
+    invalid values."""
+
+    FIELDS = ("documentId title locale publishedAt "
+              "seo { id metaTitle metaDescription shareImage { name } social { id network url icon { name } } } "
+              "faq { id question answer } cover { name } gallery { name } "
+              "blocks { __typename ... on ComponentSharedRichText { id body } "
+              "... on ComponentSharedQuote { id title author { name } } "
+              "... on ComponentSharedMedia { id file { name } } "
+              "... on ComponentSharedSlider { id files { name } } }")
+
+    def earlier_id(self, path):
+        n, field = self.rng.choice(self.answers)
+        return f"{{{{s{n}.data.{field}.{path}.id}}}}"
+
+    @staticmethod
+    def typename(uid):
+        category, name = uid.split(".", 1)
+        pascal = lambda t: "".join(w[:1].upper() + w[1:] for w in t.replace("_", "-").split("-"))
+        return "Component" + pascal(category) + pascal(name)
+
+    def gql_data(self, data):
+        """`data` as GraphQL input: zone items named by `__typename`, enumerations bare."""
+        seo = data.get("seo")
+        for link in (seo.get("social") or []) if isinstance(seo, dict) else []:
+            if isinstance(link.get("network"), str):
+                link["network"] = GqlEnum(link["network"])
+        for item in data.get("blocks") or []:
+            uid = item.pop("__component", None)
+            if uid is not None:
+                item["__typename"] = self.typename(uid)
+        return data
+
+    def args(self, **kw):
+        parts = [f"{k}: {v}" for k, v in kw.items() if v is not None]
+        return ("(" + ", ".join(parts) + ")") if parts else ""
+
+    def mutation(self, field, valid, **kw):
+        n = self.add("POST", "/graphql", {"query": f"mutation {{ {field}{self.args(**kw)} {{ {self.FIELDS} }} }}"})
+        if valid:
+            self.answers.append((n, field))
+        return n
+
+    def gql_locale(self, none_weight=2):
+        loc = self.pick_locale(none_weight)
+        return json.dumps(loc) if loc else None
+
+    def create(self):
+        self.serial += 1
+        data = {"title": f"gen {self.serial}"}
+        valid = self.component_data(data)
+        n = self.mutation("createArticle", valid, locale=self.gql_locale(),
+                          status=self.rng.choice([None, "DRAFT"]), data=gql_value(self.gql_data(data)))
+        self.docs.append(f"{{{{s{n}.data.createArticle.documentId}}}}")
+
+    def update(self):
+        self.serial += 1
+        data = {}
+        if self.rng.random() < 0.3:
+            data["title"] = f"gen {self.serial}"
+        valid = self.component_data(data)
+        self.mutation("updateArticle", valid, documentId=json.dumps(self.rng.choice(self.docs)),
+                      locale=self.gql_locale(), status=self.rng.choice([None, None, "DRAFT"]),
+                      data=gql_value(self.gql_data(data)))
+
+    def delete(self):
+        args = self.args(documentId=json.dumps(self.rng.choice(self.docs)),
+                         locale=json.dumps(self.rng.choice(["en", "fr", "de"])) if self.rng.random() < 0.6 else None)
+        self.add("POST", "/graphql", {"query": f"mutation {{ deleteArticle{args} {{ documentId }} }}"})
+
+    def read(self):
+        args = self.args(documentId=json.dumps(self.rng.choice(self.docs)), locale=self.gql_locale(),
+                         status=self.rng.choice([None, "DRAFT", "PUBLISHED"]))
+        self.add("POST", "/graphql", {"query": f"{{ article{args} {{ {self.FIELDS} }} }}"})
+
+    def listing(self):
+        args = self.args(locale=json.dumps(self.rng.choice(["en", "fr"])),
+                         status=self.rng.choice(["DRAFT", "PUBLISHED"]),
+                         filters='{seo: {metaTitle: {startsWith: "meta"}}}', sort='["title", "locale"]')
+        self.add("POST", "/graphql", {"query": f"{{ articles{args} {{ title locale seo {{ metaTitle }} faq {{ question }} }} }}"})
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
+    "components": (Components, "blog"),
+    "graphql-components": (GraphqlComponents, "blog"),
     "single-type": (SingleType, "ext"),
     "i18n-model": (I18nModel, "i18n"),
     "graphql-i18n": (GraphqlI18n, "i18n"),
@@ -513,7 +785,9 @@ def main():
         if about:
             print(f"about: {about}")
         if body is not None:
-            print("body: " + json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+            text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+            # a component's id from an earlier answer is a number, not a string
+            print("body: " + re.sub(r'"(\{\{s\d+\.[^}"]+\.id\}\})"', r"\1", text))
     print()
 
 

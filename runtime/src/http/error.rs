@@ -118,6 +118,10 @@ fn write_parts(e: &crate::write::WriteError) -> (StatusCode, Value) {
             StatusCode::BAD_REQUEST,
             json!({"data": null, "error": {"status": 400, "name": "ApplicationError", "message": message, "details": {}}}),
         ),
+        W::Plain(message) => (
+            StatusCode::BAD_REQUEST,
+            json!({"data": null, "error": {"status": 400, "name": "Error", "message": message}}),
+        ),
         W::NotFound => ApiError::NotFound.parts(),
         W::Store(_) => (
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -58,7 +58,9 @@ impl From<WriteError> for StoreWriteError {
             WriteError::Validation { message, details } => {
                 StoreWriteError::Validation(ValidationError::new(message, details))
             }
-            WriteError::Application(message) => StoreWriteError::Application(message),
+            WriteError::Application(message) | WriteError::Plain(message) => {
+                StoreWriteError::Application(message)
+            }
             WriteError::NotFound => StoreWriteError::NotFound,
             WriteError::Store(e) => StoreWriteError::Store(e),
         }

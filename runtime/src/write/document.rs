@@ -1652,12 +1652,15 @@ impl<'a> DocumentWrite<'a> {
         for item in items {
             if item.id.is_some() && !held.iter().any(|(c, cs)| names(item, *c, cs)) {
                 // Strapi throws an `ApplicationError` for a component attribute and a
-                // plain `Error` with status 400 for a dynamic zone (answered as a 400
-                // named `Error`, without details); both are a 400 here.
-                return Err(WriteError::Application(format!(
+                // plain `Error` with status 400 for a dynamic zone.
+                let message = format!(
                     "Some of the provided components in {} are not related to the entity",
                     a.name
-                )));
+                );
+                return Err(match zone {
+                    true => WriteError::Plain(message),
+                    false => WriteError::Application(message),
+                });
             }
         }
         for (cmp_id, cs) in held {
@@ -1910,51 +1913,80 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// The request's data as the relations-exist error shows it: each relation of
-    /// `schema` as Strapi's transform hands it on ([`mapped_relation`]), its documentIds
-    /// as the rows they name.
+    /// The request's data as the relations-exist error shows it: each relation and media
+    /// of `schema`, and of the components and zone items inside it at any depth, as
+    /// Strapi's transform (`transformData`) hands it on ([`mapped_relation`]), its
+    /// documentIds as the rows they name.
     pub fn shown_with_row_ids(&self, schema: &Schema, locale: Option<&str>) -> Option<Value> {
         let mut shown = self.shown?.clone();
         if let Value::Object(data) = &mut shown {
-            for a in &schema.attributes {
-                if let (AttributeKind::Media(_), Some(v), Some(file)) =
-                    (&a.kind, data.get_mut(&a.name), self.model.upload_file())
-                {
-                    let mut rows = |document_id: &str| {
-                        let key = TargetKey::DocumentId(document_id.to_string());
-                        self.file_row(file, &key)
-                            .ok()
-                            .flatten()
-                            .into_iter()
-                            .collect()
-                    };
-                    *v = mapped_relation(v, &mut rows);
-                }
-                let AttributeKind::Relation(r) = &a.kind else {
-                    continue;
-                };
-                let (Some(target), Some(v)) = (r.target, data.get_mut(&a.name)) else {
-                    continue;
-                };
-                let target = self.model.schema(target);
-                let mut rows = |document_id: &str| {
-                    let entry = RelationRef {
-                        key: TargetKey::DocumentId(document_id.to_string()),
-                        locale: None,
-                        status: None,
-                        position: None,
-                        position_given: None,
-                    };
-                    self.target_rows(target, &entry, locale).unwrap_or_default()
-                };
-                let kept = match r.kind.is_to_many() {
-                    true => v.clone(),
-                    false => last_of_to_one(v),
-                };
-                *v = mapped_relation(&kept, &mut rows);
-            }
+            self.map_targets(schema, data, locale);
         }
         Some(shown)
+    }
+
+    /// [`Self::shown_with_row_ids`] on one object of `schema`: its relations and media
+    /// mapped, its components and zone items (those whose `__component` names one) walked.
+    fn map_targets(&self, schema: &Schema, data: &mut Map<String, Value>, locale: Option<&str>) {
+        for a in &schema.attributes {
+            let Some(v) = data.get_mut(&a.name) else {
+                continue;
+            };
+            match &a.kind {
+                AttributeKind::Media(_) => {
+                    if let Some(file) = self.model.upload_file() {
+                        let mut rows = |document_id: &str| {
+                            let key = TargetKey::DocumentId(document_id.to_string());
+                            self.file_row(file, &key)
+                                .ok()
+                                .flatten()
+                                .into_iter()
+                                .collect()
+                        };
+                        *v = mapped_relation(v, &mut rows);
+                    }
+                }
+                AttributeKind::Relation(r) => {
+                    let Some(target) = r.target else {
+                        continue;
+                    };
+                    let target = self.model.schema(target);
+                    let mut rows = |document_id: &str| {
+                        let entry = RelationRef {
+                            key: TargetKey::DocumentId(document_id.to_string()),
+                            locale: None,
+                            status: None,
+                            position: None,
+                            position_given: None,
+                        };
+                        self.target_rows(target, &entry, locale).unwrap_or_default()
+                    };
+                    let kept = match r.kind.is_to_many() {
+                        true => v.clone(),
+                        false => last_of_to_one(v),
+                    };
+                    *v = mapped_relation(&kept, &mut rows);
+                }
+                AttributeKind::Component(c) => {
+                    let cs = self.model.schema(c.component);
+                    for item in objects_mut(v) {
+                        self.map_targets(cs, item, locale);
+                    }
+                }
+                AttributeKind::DynamicZone(_) => {
+                    for item in objects_mut(v) {
+                        let cs = item
+                            .get("__component")
+                            .and_then(Value::as_str)
+                            .and_then(|uid| self.model.by_uid(uid));
+                        if let Some(cs) = cs {
+                            self.map_targets(cs, item, locale);
+                        }
+                    }
+                }
+                AttributeKind::Scalar(_) => {}
+            }
+        }
     }
 
     /// The row of a file, if it exists.
@@ -2577,6 +2609,46 @@ fn has_own_rules(a: &Attribute) -> bool {
         _ => false,
     }
 }
+
+/// The objects of a component's or zone's value: the object, or each object of a list.
+fn objects_mut(v: &mut Value) -> Vec<&mut Map<String, Value>> {
+    match v {
+        Value::Object(o) => vec![o],
+        Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `data` gives a relation or a media of `schema`, or a component or zone that
+/// may hold one (at any depth): the values an error shows as the rows they name.
+pub fn gives_targets(model: &Model, schema: &Schema, data: &Map<String, Value>) -> bool {
+    schema
+        .attributes
+        .iter()
+        .any(|a| data.contains_key(&a.name) && holds_targets(model, a, 0))
+}
+
+/// Whether attribute `a` is a relation or a media, or a component or zone whose
+/// components hold one (components nest at most [`MAX_COMPONENT_NESTING`] deep here).
+fn holds_targets(model: &Model, a: &Attribute, depth: usize) -> bool {
+    let uids = match &a.kind {
+        AttributeKind::Relation(_) | AttributeKind::Media(_) => return true,
+        AttributeKind::Component(c) => std::slice::from_ref(&c.component),
+        AttributeKind::DynamicZone(z) => z.components.as_slice(),
+        AttributeKind::Scalar(_) => return false,
+    };
+    depth < MAX_COMPONENT_NESTING
+        && uids.iter().any(|u| {
+            model
+                .schema(*u)
+                .attributes
+                .iter()
+                .any(|x| holds_targets(model, x, depth + 1))
+        })
+}
+
+/// How deep [`holds_targets`] looks into components inside components.
+const MAX_COMPONENT_NESTING: usize = 16;
 
 /// Whether `data` gives a value that a `unique` test checks: of a unique attribute of
 /// `schema`, or of a component list that may hold one.

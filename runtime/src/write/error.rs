@@ -23,6 +23,10 @@ pub enum WriteError {
     /// 400 `ApplicationError` (a component id that belongs to another entity).
     #[error("{0}")]
     Application(String),
+    /// 400 named `Error`, without details: what Strapi answers for a plain `Error` it
+    /// throws with a status (a zone item's id that belongs to another entity).
+    #[error("{0}")]
+    Plain(String),
     /// 404: no such document.
     #[error("Not Found")]
     NotFound,

@@ -220,26 +220,24 @@ fn check_value_keys(
         }
         AttributeKind::Component(c) => {
             let cs = rules.model.schema(c.component);
-            for (i, item) in items(value).into_iter().enumerate() {
+            // Strapi's `path.attribute`, which names no item: `faq`, not `faq[1]`.
+            for item in items(value) {
                 if let Value::Object(o) = item {
-                    let p = if c.repeatable {
-                        format!("{here}[{i}]")
-                    } else {
-                        here.to_string()
-                    };
-                    check_object_keys(rules, cs, o, Some(&p), false)?;
+                    check_object_keys(rules, cs, o, Some(here), false)?;
                 }
             }
         }
         AttributeKind::DynamicZone(_) => {
-            for (i, item) in items(value).into_iter().enumerate() {
+            // Each item against the component its `__component` names, listed in the
+            // zone or not (`getModel(entry.__component)`), at the zone's path.
+            for item in items(value) {
                 if let Value::Object(o) = item
                     && let Some(cs) = o
                         .get("__component")
                         .and_then(Value::as_str)
                         .and_then(|uid| rules.model.by_uid(uid))
                 {
-                    check_object_keys(rules, cs, o, Some(&format!("{here}[{i}]")), false)?;
+                    check_object_keys(rules, cs, o, Some(here), false)?;
                 }
             }
         }

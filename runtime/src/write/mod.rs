@@ -206,12 +206,7 @@ fn refusal(
 ) -> WriteError {
     let model = store.model();
     let schema = model.schema(req.schema);
-    let gives_targets = schema.attributes.iter().any(|a| {
-        matches!(
-            a.kind,
-            crate::schema::AttributeKind::Relation(_) | crate::schema::AttributeKind::Media(_)
-        ) && req.data.contains_key(&a.name)
-    });
+    let gives_targets = document::gives_targets(model, schema, req.data);
     let checks_unique = refused.by_yup()
         && !schema.draft_and_publish
         && document::gives_unique(model, schema, req.data);
