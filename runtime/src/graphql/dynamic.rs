@@ -856,7 +856,30 @@ pub const PATH_EXTENSION: &str = "strataPath";
 /// as graphql-js propagates it; async-graphql leaves the key out instead).
 pub const NON_NULL_EXTENSION: &str = "strataNonNull";
 
+/// A private extension marking an error answered without `path` or `locations`
+/// ([`ReadError::unrecognised`]); the HTTP layer removes it.
+pub const NO_PATH_EXTENSION: &str = "strataNoPath";
+
 /// Strapi's `Forbidden access`.
+impl ReadError {
+    /// An error the plugin's `formatGraphqlError` does not recognise as Strapi's (a plain
+    /// `Error`, which Strapi throws with a status for a zone item's foreign id): answered
+    /// as `Internal Server Error` (`INTERNAL_SERVER_ERROR`) without `path` or
+    /// `locations`, `extensions.error` keeping the original's name and message.
+    pub fn unrecognised(message: impl Into<String>) -> Self {
+        ReadError {
+            message: message.into(),
+            name: "Error",
+            details: Box::new(serde_json::Value::Null),
+            code: "INTERNAL_SERVER_ERROR",
+        }
+    }
+
+    fn is_unrecognised(&self) -> bool {
+        self.name == "Error" && self.code == "INTERNAL_SERVER_ERROR"
+    }
+}
+
 pub fn forbidden_error() -> ReadError {
     ReadError {
         message: "Forbidden access".into(),
@@ -867,18 +890,32 @@ pub fn forbidden_error() -> ReadError {
 }
 
 fn into_error(e: ReadError, path: &serde_json::Value, non_null: bool) -> async_graphql::Error {
-    let extension = serde_json::json!({
+    let unrecognised = e.is_unrecognised();
+    let mut extension = serde_json::json!({
         "name": e.name,
         "message": e.message,
         "details": e.details,
     });
-    let mut error = async_graphql::Error::new(e.message);
+    // `fp.pick` leaves out the details an error does not have.
+    if e.details.is_null()
+        && let Some(map) = extension.as_object_mut()
+    {
+        map.remove("details");
+    }
+    let message = match unrecognised {
+        true => "Internal Server Error".to_string(),
+        false => e.message,
+    };
+    let mut error = async_graphql::Error::new(message);
     error = error.extend_with(|_, ext| {
         ext.set("code", e.code);
         if let Ok(path) = Value::from_json(path.clone()) {
             ext.set(PATH_EXTENSION, path);
         }
         ext.set(NON_NULL_EXTENSION, non_null);
+        if unrecognised {
+            ext.set(NO_PATH_EXTENSION, true);
+        }
         // A plain `Error` thrown by a resolver (no name) has no `extensions.error`.
         if !e.name.is_empty()
             && let Ok(v) = Value::from_json(extension)

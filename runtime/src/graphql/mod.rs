@@ -37,9 +37,9 @@ use std::task::{Context, Poll, Waker};
 
 pub use async_graphql::dynamic::Schema;
 pub use dynamic::{
-    Catalog, NON_NULL_EXTENSION, PATH_EXTENSION, Populate, PopulateNode, ReadError, Reader,
-    RootField, RootKind, SharedReader, VariantPass, graft, pagination_window, split_variants,
-    variant_key,
+    Catalog, NO_PATH_EXTENSION, NON_NULL_EXTENSION, PATH_EXTENSION, Populate, PopulateNode,
+    ReadError, Reader, RootField, RootKind, SharedReader, VariantPass, graft, pagination_window,
+    split_variants, variant_key,
 };
 
 use crate::schema::Model;

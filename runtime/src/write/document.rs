@@ -1572,13 +1572,13 @@ impl<'a> DocumentWrite<'a> {
             // in the order of their work ([`Rows::in_strapi_order`]).
             let ids = self.rows.in_strapi_order(
                 items,
-                |item| match item.id {
+                |item| match item.row() {
                     Some(cmp_id) => self
                         .update_component(item, cmp_id, locale)
                         .map(|()| Vec::new()),
                     None => self.create_nested(item, locale),
                 },
-                |item, nested| match item.id {
+                |item, nested| match item.row() {
                     Some(cmp_id) => Ok(cmp_id),
                     None => self.insert_component(item, nested, locale),
                 },
@@ -1647,7 +1647,7 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         let names = |item: &ComponentInput, cmp_id: i64, cs: &Schema| {
-            item.id == Some(cmp_id) && (!zone || item.schema == cs.id)
+            item.names(cmp_id) && (!zone || item.schema == cs.id)
         };
         for item in items {
             if item.id.is_some() && !held.iter().any(|(c, cs)| names(item, *c, cs)) {

@@ -77,10 +77,26 @@ pub struct MediaChange {
 pub struct ComponentInput {
     /// The component.
     pub schema: SchemaId,
-    /// The id of an existing instance to update in place, when given.
-    pub id: Option<i64>,
+    /// The `id` given (any value, `null` too), as JavaScript's `String(id)`: Strapi's
+    /// `pickStringifiedId`. On an update it must name a component the attribute holds
+    /// (compared as text: `"7"` and `7` name row 7, `null`, `""` or `"abc"` none), which
+    /// is then updated in place ([`ComponentInput::names`]); a creation ignores it.
+    pub id: Option<String>,
     /// Its values.
     pub input: Input,
+}
+
+impl ComponentInput {
+    /// Whether the item names component row `cmp_id` (its id's text is the row's).
+    pub fn names(&self, cmp_id: i64) -> bool {
+        self.id.as_deref() == Some(cmp_id.to_string().as_str())
+    }
+
+    /// The row the item names, once [`ComponentInput::names`] has matched it to one the
+    /// attribute holds.
+    pub fn row(&self) -> Option<i64> {
+        self.id.as_deref().and_then(|t| t.parse().ok())
+    }
 }
 
 /// An entry of a relation value.
@@ -694,12 +710,7 @@ fn component(
 ) -> ComponentInput {
     ComponentInput {
         schema: schema.id,
-        // An id as a number or as its text (`"2"`), as Strapi takes it.
-        id: o.get("id").and_then(|v| match v {
-            Value::Number(n) => n.as_i64(),
-            Value::String(t) => t.parse().ok(),
-            _ => None,
-        }),
+        id: o.get("id").map(super::yup::js_string),
         input: parse_object(model, schema, o, path, c),
     }
 }

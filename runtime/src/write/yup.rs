@@ -188,6 +188,15 @@ fn big_integer_text(v: &Value) -> Option<String> {
     }
 }
 
+/// JavaScript's `String(v)` (`${v}`): `null` is `"null"`, a list its items' texts joined
+/// by commas, an object `"[object Object]"`.
+pub fn js_string(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        other => js_text(other),
+    }
+}
+
 /// JavaScript's `String(v)` for the values an array's text is made of.
 fn js_text(v: &Value) -> String {
     match v {

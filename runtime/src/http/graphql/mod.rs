@@ -596,6 +596,8 @@ fn strapi_errors(body: &mut Value) {
             };
             let path = ext.remove(graphql::PATH_EXTENSION);
             let non_null = ext.remove(graphql::NON_NULL_EXTENSION);
+            // `formatGraphqlError`'s new error for one it does not recognise.
+            let pathless = ext.remove(graphql::NO_PATH_EXTENSION).is_some();
             // A plain `Error` (no Strapi error in `extensions`) keeps its `locations`.
             let plain = !ext.contains_key("error");
             if let Some(path) = path {
@@ -610,8 +612,11 @@ fn strapi_errors(body: &mut Value) {
                 } else {
                     null_paths.push(segments);
                 }
-                if !plain {
+                if !plain || pathless {
                     map.remove("locations");
+                }
+                if pathless {
+                    continue;
                 }
                 // `path` before `extensions`, as Apollo writes it.
                 let extensions = map.remove("extensions");

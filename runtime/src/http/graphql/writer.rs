@@ -119,11 +119,11 @@ pub(super) fn not_found(message: &str) -> ReadError {
 
 /// A refused write in the GraphQL plugin's error shape (`formatGraphqlError`): the REST
 /// answer's `error`, with `extensions.code` `BAD_USER_INPUT` for a `ValidationError`,
-/// `STRAPI_<NAME>` for another of Strapi's errors, and a bare internal error for a 5xx or
-/// a plain `Error` (which the plugin does not recognise as Strapi's).
+/// `STRAPI_<NAME>` for another of Strapi's errors, a bare internal error for a 5xx, and
+/// [`ReadError::unrecognised`] for a plain `Error`.
 pub(super) fn from_write_error(e: WriteError) -> ReadError {
-    if let WriteError::Plain(message) = &e {
-        return internal(message);
+    if let WriteError::Plain(message) = e {
+        return ReadError::unrecognised(message);
     }
     let (status, body) = ApiError::Write(e).parts();
     if status.is_server_error() {
