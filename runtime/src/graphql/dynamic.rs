@@ -658,7 +658,17 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
         _ => (def.name.clone(), false),
     };
     let paged = def.args.iter().any(|a| a.name == "pagination");
+    // A zone's members: an item of another component (which a write may put there) is
+    // left out. graphql-js answers it as null with an error (`Runtime Object type … is
+    // not a possible type for …`); async-graphql's dynamic schema cannot resolve a null
+    // item of a union list (a deviation, ARCHITECTURE).
+    let members: Option<std::sync::Arc<[String]>> =
+        match reg.types.get(def.ty.base()).map(|t| &t.kind) {
+            Some(Kind::Union(members)) => Some(members.as_slice().into()),
+            _ => None,
+        };
     Box::new(move |ctx| {
+        let members = members.clone();
         let arg = |name: &str| {
             ctx.args
                 .get(name)
@@ -712,6 +722,15 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
                 return Ok(Some(FieldValue::owned_any(
                     serde_json::json!({ "nodes": value }),
                 )));
+            }
+            if let (Some(members), serde_json::Value::Array(items)) = (&members, &mut value) {
+                items.retain(|item| {
+                    let member = item
+                        .get("__component")
+                        .and_then(serde_json::Value::as_str)
+                        .map(names::component_name);
+                    member.is_none_or(|m| members.contains(&m))
+                });
             }
             Ok(to_field_value(value, shape))
         })

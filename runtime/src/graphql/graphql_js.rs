@@ -161,7 +161,11 @@ fn enum_values<'r>(reg: &'r Registry, name: &str) -> Option<&'r [String]> {
     }
 }
 
-fn field_def<'r>(reg: &'r Registry, parent: &str, field: &str) -> Option<&'r super::ir::FieldDef> {
+pub(super) fn field_def<'r>(
+    reg: &'r Registry,
+    parent: &str,
+    field: &str,
+) -> Option<&'r super::ir::FieldDef> {
     match reg.types.get(parent).map(|t| &t.kind) {
         Some(Kind::Object(fields)) => fields.iter().find(|f| f.name == field),
         _ => None,
@@ -322,7 +326,7 @@ pub fn rewrite(
     Some((message, here))
 }
 
-fn enum_hint(values: &[String], input: &str) -> String {
+pub(super) fn enum_hint(values: &[String], input: &str) -> String {
     did_you_mean(
         Some("the enum value"),
         &suggestion_list(input, values.iter().map(String::as_str)),
@@ -402,7 +406,7 @@ fn argument_value_at(
 }
 
 /// The byte offset of a (line, column) position, columns counted in characters.
-fn offset_of(source: &str, line: usize, column: usize) -> Option<usize> {
+pub(super) fn offset_of(source: &str, line: usize, column: usize) -> Option<usize> {
     let mut current = 1;
     let mut start = 0;
     if line > 1 {
@@ -426,7 +430,7 @@ fn offset_of(source: &str, line: usize, column: usize) -> Option<usize> {
 }
 
 /// The (line, column) of a byte offset.
-fn position_of(source: &str, offset: usize) -> (usize, usize) {
+pub(super) fn position_of(source: &str, offset: usize) -> (usize, usize) {
     let before = &source[..offset.min(source.len())];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -434,7 +438,7 @@ fn position_of(source: &str, offset: usize) -> (usize, usize) {
 }
 
 /// Past whitespace, commas and comments.
-fn skip_ignored(source: &str, mut at: usize) -> usize {
+pub(super) fn skip_ignored(source: &str, mut at: usize) -> usize {
     let bytes = source.as_bytes();
     while at < bytes.len() {
         match bytes[at] {
@@ -451,7 +455,7 @@ fn skip_ignored(source: &str, mut at: usize) -> usize {
     at
 }
 
-fn name_end(source: &str, mut at: usize) -> usize {
+pub(super) fn name_end(source: &str, mut at: usize) -> usize {
     let bytes = source.as_bytes();
     while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
         at += 1;
@@ -460,7 +464,7 @@ fn name_end(source: &str, mut at: usize) -> usize {
 }
 
 /// The end of the value that starts at `at`.
-fn value_end(source: &str, at: usize) -> Option<usize> {
+pub(super) fn value_end(source: &str, at: usize) -> Option<usize> {
     let bytes = source.as_bytes();
     match *bytes.get(at)? {
         b'"' if source[at..].starts_with("\"\"\"") => {

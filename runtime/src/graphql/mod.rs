@@ -21,6 +21,7 @@ pub mod graphql_js;
 pub mod input;
 pub mod introspect;
 pub mod ir;
+pub mod literals;
 pub mod names;
 mod plugins;
 mod project;

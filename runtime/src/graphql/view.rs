@@ -107,6 +107,34 @@ pub struct View {
 }
 
 impl View {
+    /// The members of the dynamic zone whose input scalar is named `scalar`
+    /// (`<Type><Attribute>DynamicZoneInput`), by GraphQL name; `None` for another name.
+    pub fn zone_input_members(&self, scalar: &str) -> Option<Vec<&str>> {
+        self.types.iter().find_map(|t| {
+            t.attrs.iter().find_map(|a| match &a.shape {
+                AttrShape::Zone(members)
+                    if names::input_name(&names::zone_name(&t.name, &a.name)) == scalar =>
+                {
+                    Some(
+                        members
+                            .iter()
+                            .filter_map(|uid| self.get(uid))
+                            .map(|m| m.name.as_str())
+                            .collect(),
+                    )
+                }
+                _ => None,
+            })
+        })
+    }
+
+    /// Whether `name` is a component's GraphQL name (the plugin's `parseData` takes any).
+    pub fn is_component_name(&self, name: &str) -> bool {
+        self.types
+            .iter()
+            .any(|t| t.kind == ViewKind::Component && t.name == name)
+    }
+
     /// The view of a model.
     pub fn of(model: &Model) -> Self {
         let mut types: Vec<TypeView> = model

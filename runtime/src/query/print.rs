@@ -728,6 +728,19 @@ impl Printer<'_> {
         key: PopulateKey,
         list: &[(SchemaId, PopulateOptions)],
     ) -> Node {
+        // `on` takes the zone's own members only; a zone populated without `on` lists
+        // every component (its items may be of any), printed here as its members.
+        let members = match key {
+            PopulateKey::Attr(id) => match schema.attributes.get(id.index()).map(|a| &a.kind) {
+                Some(AttributeKind::DynamicZone(z)) => Some(&z.components),
+                _ => None,
+            },
+            PopulateKey::Localizations => None,
+        };
+        let list: Vec<&(SchemaId, PopulateOptions)> = list
+            .iter()
+            .filter(|(c, _)| members.is_none_or(|m| m.contains(c)))
+            .collect();
         if list.is_empty() {
             // Populated with no component type: one type switched off.
             let first = match key {
@@ -749,7 +762,7 @@ impl Printer<'_> {
             };
         }
         let frags = list
-            .iter()
+            .into_iter()
             .map(|(c, options)| {
                 let cs = self.model.schema(*c);
                 (cs.uid.as_str().to_string(), self.options(cs, options))

@@ -386,6 +386,22 @@ async fn run(
     if !bad_variables.is_empty() {
         return before_auth(errors_response(StatusCode::BAD_REQUEST, bad_variables));
     }
+    // A zone item's literal that the plugin's `parseLiteral` refuses fails validation;
+    // async-graphql's takes any object for the scalar.
+    let literals = graphql::literals::Literals {
+        registry: &gql.registry,
+        view: &gql.view,
+        source: &request.query,
+    }
+    .root_arguments(doc, request.operation_name.as_deref());
+    if literals.zone {
+        let errors = literals
+            .errors
+            .iter()
+            .map(|(message, at)| validation_error(message, at))
+            .collect();
+        return before_auth(errors_response(StatusCode::BAD_REQUEST, errors));
+    }
     // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
     // async-graphql runs the rest of the document (nothing of it when the introspection
     // selections are invalid: only their validation).
@@ -453,19 +469,40 @@ async fn run(
             e.path.is_empty() && !resolved
         });
     if validation_failed {
+        // async-graphql reports an argument's first invalid value; graphql-js every one:
+        // the literal walk's errors take the place of the first such error.
+        let mut walked = (!literals.errors.is_empty()).then(|| {
+            literals
+                .errors
+                .iter()
+                .map(|(message, at)| validation_error(message, at))
+                .collect::<Vec<_>>()
+        });
         let mut errors = response
             .errors
             .iter()
-            .map(|e| {
-                if let Some(error) = operation_resolution_error(&e.message) {
-                    return error;
+            .flat_map(|e| {
+                let walked_argument = e
+                    .locations
+                    .first()
+                    .is_some_and(|p| literals.arguments.contains(&(p.line, p.column)));
+                if e.message.starts_with("Invalid value for argument ")
+                    && walked_argument
+                    && let Some(found) = walked.as_mut()
+                {
+                    return std::mem::take(found);
                 }
-                let at: Vec<(usize, usize)> =
-                    e.locations.iter().map(|p| (p.line, p.column)).collect();
-                let (message, at) =
-                    graphql::graphql_js::rewrite(&registry, &source, doc, &e.message, &at)
-                        .unwrap_or_else(|| (graphql_js_message(&e.message), at));
-                validation_error(&message, &at)
+                vec![{
+                    if let Some(error) = operation_resolution_error(&e.message) {
+                        return vec![error];
+                    }
+                    let at: Vec<(usize, usize)> =
+                        e.locations.iter().map(|p| (p.line, p.column)).collect();
+                    let (message, at) =
+                        graphql::graphql_js::rewrite(&registry, &source, doc, &e.message, &at)
+                            .unwrap_or_else(|| (graphql_js_message(&e.message), at));
+                    validation_error(&message, &at)
+                }]
             })
             .collect::<Vec<_>>();
         // async-graphql reports a conflict once per differing argument; graphql-js once.

@@ -160,10 +160,11 @@ impl Parser<'_> {
                         tree.entry(PopulateKey::Attr(attr.id), f.id);
                     }
                 }
-                AttributeKind::DynamicZone(z) => {
+                AttributeKind::DynamicZone(_) => {
+                    let every = self.every_component();
                     let node = tree.zone(PopulateKey::Attr(attr.id));
-                    for c in &z.components {
-                        node.zone_all.entry(*c).or_default();
+                    for c in every {
+                        node.zone_all.entry(c).or_default();
                     }
                 }
                 AttributeKind::Scalar(_) => {}
@@ -172,6 +173,14 @@ impl Parser<'_> {
         if schema.is_content_type() && schema.localized {
             tree.entry(PopulateKey::Localizations, schema.id);
         }
+    }
+
+    /// The component types a zone populated without `on` shows: every component, not
+    /// only the zone's members. A write may put an item of any component in a zone (the
+    /// validator and the GraphQL plugin's `parseData` take any), and Strapi's populate
+    /// loads every item the zone's `_cmps` rows hold; `on` lists the types it shows.
+    fn every_component(&self) -> Vec<SchemaId> {
+        self.model.components().map(|c| c.id).collect()
     }
 
     /// Resolves a populate key on `schema`: the populate key, the target schema, and the attribute.
@@ -406,9 +415,10 @@ impl Parser<'_> {
             return match flag {
                 Flag::Star => Err(nested_error("\"*\"".into())),
                 Flag::On => {
+                    let every = self.every_component();
                     let node = tree.zone(pkey);
-                    for c in &zone.components {
-                        node.zone_all.entry(*c).or_default();
+                    for c in every {
+                        node.zone_all.entry(c).or_default();
                     }
                     Ok(())
                 }
@@ -507,10 +517,10 @@ impl Parser<'_> {
                         }
                     }
                     None => {
-                        for c in &zone.components {
-                            let sub = node.zone_all.entry(*c).or_default();
+                        for c in self.every_component() {
+                            let sub = node.zone_all.entry(c).or_default();
                             if populate_star {
-                                let cs = self.schema(*c);
+                                let cs = self.schema(c);
                                 self.populate_all(cs, &mut sub.populate);
                             }
                         }
