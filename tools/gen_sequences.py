@@ -146,9 +146,12 @@ class Lifecycle:
         )
         self.add("GET", f"/api/articles{q}")
 
+    def operations(self):
+        """The kinds of step and their weights."""
+        return [(self.create, 3), (self.update, 5), (self.delete, 1.5), (self.read, 2), (self.listing, 0.7)]
+
     def generate(self, n):
-        ops = [(self.create, 3), (self.update, 5), (self.delete, 1.5), (self.read, 2), (self.listing, 0.7)]
-        funcs, weights = zip(*ops)
+        funcs, weights = zip(*self.operations())
         self.create()
         while len(self.steps) < n:
             self.rng.choices(funcs, weights)[0]()
@@ -530,13 +533,8 @@ class Components(Lifecycle):
                      "populate[faq][fields][0]": "question"})
         self.add("GET", f"/api/articles{q}")
 
-    def generate(self, n):
-        ops = [(self.create, 3), (self.update, 5), (self.delete, 0.8), (self.read, 1.5), (self.listing, 0.7)]
-        funcs, weights = zip(*ops)
-        self.create()
-        while len(self.steps) < n:
-            self.rng.choices(funcs, weights)[0]()
-        return self.steps
+    def operations(self):
+        return [(self.create, 3), (self.update, 5), (self.delete, 0.8), (self.read, 1.5), (self.listing, 0.7)]
 
 
 class GqlEnum(str):

@@ -620,17 +620,11 @@ pub fn variable_errors(
     operation_name: Option<&str>,
     variables: &Value,
 ) -> Vec<Value> {
-    let ops = super::document::operations(doc);
-    let op = match operation_name {
-        Some(name) => ops.iter().find(|(n, _)| *n == Some(name)),
-        None if ops.len() == 1 => ops.first(),
-        None => None,
-    };
-    let Some((_, op)) = op else {
+    let Some(op) = super::document::selected_operation(doc, operation_name) else {
         return Vec::new();
     };
     let mut errors = Vec::new();
-    for definition in &op.node.variable_definitions {
+    for definition in &op.variable_definitions {
         let name = definition.node.name.node.as_str();
         let ty = parsed_type(&definition.node.var_type.node);
         let location = json!([{"line": definition.pos.line, "column": definition.pos.column}]);

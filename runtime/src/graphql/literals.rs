@@ -43,21 +43,15 @@ impl Literals<'_> {
     /// selects (the only one when `None`), walked.
     pub fn root_arguments(&self, doc: &ExecutableDocument, operation_name: Option<&str>) -> Found {
         let mut found = Found::default();
-        let ops = super::document::operations(doc);
-        let op = match operation_name {
-            Some(name) => ops.iter().find(|(n, _)| *n == Some(name)),
-            None if ops.len() == 1 => ops.first(),
-            None => None,
-        };
-        let Some((_, op)) = op else {
+        let Some(op) = super::document::selected_operation(doc, operation_name) else {
             return found;
         };
-        let root = match op.node.ty {
+        let root = match op.ty {
             OperationType::Query => "Query",
             OperationType::Mutation => "Mutation",
             OperationType::Subscription => return found,
         };
-        for item in &op.node.selection_set.node.items {
+        for item in &op.selection_set.node.items {
             let Selection::Field(field) = &item.node else {
                 continue;
             };
