@@ -503,20 +503,28 @@ class Components(Lifecycle):
             self.answers.append(n)
         return n
 
-    def create(self):
+    def created_data(self):
+        """A new article's data, and whether it was picked to be valid."""
         self.serial += 1
         data = {"title": f"gen {self.serial}"}
-        valid = self.component_data(data)
+        return data, self.component_data(data)
+
+    def updated_data(self):
+        """An update's data, and whether it was picked to be valid."""
+        self.serial += 1
+        data = {}
+        if self.rng.random() < 0.3:
+            data["title"] = f"gen {self.serial}"
+        return data, self.component_data(data)
+
+    def create(self):
+        data, valid = self.created_data()
         q = query(locale=self.pick_locale(2), status=self.rng.choice([None, "draft"]))
         n = self.write("POST", "/api/articles", data, q, valid)
         self.docs.append(f"{{{{s{n}.data.documentId}}}}")
 
     def update(self):
-        self.serial += 1
-        data = {}
-        if self.rng.random() < 0.3:
-            data["title"] = f"gen {self.serial}"
-        valid = self.component_data(data)
+        data, valid = self.updated_data()
         q = query(locale=self.pick_locale(2), status=self.rng.choice([None, None, "draft"]))
         self.write("PUT", f"/api/articles/{self.rng.choice(self.docs)}", data, q, valid)
 
@@ -716,19 +724,13 @@ class GraphqlComponents(Components):
         return json.dumps(loc) if loc else None
 
     def create(self):
-        self.serial += 1
-        data = {"title": f"gen {self.serial}"}
-        valid = self.component_data(data)
+        data, valid = self.created_data()
         n = self.mutation("createArticle", valid, locale=self.gql_locale(),
                           status=self.rng.choice([None, "DRAFT"]), data=gql_value(self.gql_data(data)))
         self.docs.append(f"{{{{s{n}.data.createArticle.documentId}}}}")
 
     def update(self):
-        self.serial += 1
-        data = {}
-        if self.rng.random() < 0.3:
-            data["title"] = f"gen {self.serial}"
-        valid = self.component_data(data)
+        data, valid = self.updated_data()
         self.mutation("updateArticle", valid, documentId=json.dumps(self.rng.choice(self.docs)),
                       locale=self.gql_locale(), status=self.rng.choice([None, None, "DRAFT"]),
                       data=gql_value(self.gql_data(data)))
