@@ -728,8 +728,25 @@ impl Printer<'_> {
         key: PopulateKey,
         list: &[(SchemaId, PopulateOptions)],
     ) -> Node {
-        // `on` takes the zone's own members only; a zone populated without `on` lists
-        // every component (its items may be of any), printed here as its members.
+        // A zone populated without `on` lists every component (its items may be of any):
+        // printed as that form, `true` or `populate=*` (which the parser reads back as
+        // every component, each with all its own populated, `populate_all`).
+        let mut every: Vec<SchemaId> = self.model.components().map(|c| c.id).collect();
+        every.sort_unstable();
+        let mut ids: Vec<SchemaId> = list.iter().map(|(c, _)| *c).collect();
+        ids.sort_unstable();
+        if !list.is_empty() && ids == every {
+            if list.iter().all(|(_, o)| *o == PopulateOptions::default()) {
+                return Node::flag(true);
+            }
+            let only_populate = |o: &PopulateOptions| {
+                o.fields.is_none() && o.filters.is_none() && o.sort.is_empty()
+            };
+            if list.iter().all(|(_, o)| only_populate(o)) {
+                return Node::Map(vec![("populate".into(), Node::text("*"))]);
+            }
+        }
+        // `on` takes the zone's own members only.
         let members = match key {
             PopulateKey::Attr(id) => match schema.attributes.get(id.index()).map(|a| &a.kind) {
                 Some(AttributeKind::DynamicZone(z)) => Some(&z.components),
