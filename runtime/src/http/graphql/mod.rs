@@ -395,12 +395,10 @@ async fn run(
     }
     .root_arguments(doc, request.operation_name.as_deref());
     if literals.zone {
-        let errors = literals
-            .errors
-            .iter()
-            .map(|(message, at)| validation_error(message, at))
-            .collect();
-        return before_auth(errors_response(StatusCode::BAD_REQUEST, errors));
+        return before_auth(errors_response(
+            StatusCode::BAD_REQUEST,
+            walked_errors(&literals),
+        ));
     }
     // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
     // async-graphql runs the rest of the document (nothing of it when the introspection
@@ -471,40 +469,18 @@ async fn run(
     if validation_failed {
         // async-graphql reports an argument's first invalid value; graphql-js every one:
         // the literal walk's errors take the place of the first such error.
-        let mut walked = (!literals.errors.is_empty()).then(|| {
-            literals
-                .errors
-                .iter()
-                .map(|(message, at)| validation_error(message, at))
-                .collect::<Vec<_>>()
-        });
-        let mut errors = response
-            .errors
-            .iter()
-            .flat_map(|e| {
-                let walked_argument = e
-                    .locations
+        let mut walked = Some(walked_errors(&literals)).filter(|w| !w.is_empty());
+        let mut errors = Vec::new();
+        for e in &response.errors {
+            let of_walked_argument = e.message.starts_with("Invalid value for argument ")
+                && e.locations
                     .first()
                     .is_some_and(|p| literals.arguments.contains(&(p.line, p.column)));
-                if e.message.starts_with("Invalid value for argument ")
-                    && walked_argument
-                    && let Some(found) = walked.as_mut()
-                {
-                    return std::mem::take(found);
-                }
-                vec![{
-                    if let Some(error) = operation_resolution_error(&e.message) {
-                        return vec![error];
-                    }
-                    let at: Vec<(usize, usize)> =
-                        e.locations.iter().map(|p| (p.line, p.column)).collect();
-                    let (message, at) =
-                        graphql::graphql_js::rewrite(&registry, &source, doc, &e.message, &at)
-                            .unwrap_or_else(|| (graphql_js_message(&e.message), at));
-                    validation_error(&message, &at)
-                }]
-            })
-            .collect::<Vec<_>>();
+            match walked.take_if(|_| of_walked_argument) {
+                Some(found) => errors.extend(found),
+                None => errors.push(graphql_js_error(&registry, &source, doc, e)),
+            }
+        }
         // async-graphql reports a conflict once per differing argument; graphql-js once.
         errors.dedup();
         introspection_validation(introspection.as_ref(), &mut errors);
@@ -531,6 +507,31 @@ async fn run(
         prepared.merge(data);
     }
     json_response(StatusCode::OK, &body)
+}
+
+/// The literal walk's errors, as graphql-js's validation reports them.
+fn walked_errors(literals: &graphql::literals::Found) -> Vec<Value> {
+    literals
+        .errors
+        .iter()
+        .map(|(message, at)| validation_error(message, at))
+        .collect()
+}
+
+/// One of async-graphql's validation errors, as graphql-js words and places it.
+fn graphql_js_error(
+    registry: &graphql::ir::Registry,
+    source: &str,
+    doc: &ExecutableDocument,
+    error: &async_graphql::ServerError,
+) -> Value {
+    if let Some(resolution) = operation_resolution_error(&error.message) {
+        return resolution;
+    }
+    let at: Vec<(usize, usize)> = error.locations.iter().map(|p| (p.line, p.column)).collect();
+    let (message, at) = graphql::graphql_js::rewrite(registry, source, doc, &error.message, &at)
+        .unwrap_or_else(|| (graphql_js_message(&error.message), at));
+    validation_error(&message, &at)
 }
 
 /// How an operation was answered.
