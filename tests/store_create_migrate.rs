@@ -665,6 +665,7 @@ fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
         now_ms: 1_800_000_000_000,
         fields_omit_locale: false,
         shows_localizations: false,
+        refuses_unknown_keys: true,
     };
     let (written, statements) =
         strata::store::seam::record_statements(|| strata::write::update(&store, &request));

@@ -29,7 +29,8 @@
 //! with `--nocapture`) and fail with every difference.
 //! `STRATA_REPLAY_ONLY=name1,name2 cargo test --test write_replay -- --nocapture
 //! write_sequences_replay_on_postgres` narrows one to those recordings, excluded ones too
-//! (`graphql-*`: every name with that prefix).
+//! (`graphql-*`: every name with that prefix). With `STRATA_REPLAY_SHOW=1` each answer
+//! that differs is printed whole (`GOT …`) beside the first difference.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -447,6 +448,9 @@ fn answer_difference(expected: &Value, got: &http::Answer, ids: &DocumentIds) ->
             "content type: expected {}, got {:?}",
             expected["content_type"], got.content_type
         ));
+    }
+    if std::env::var_os("STRATA_REPLAY_SHOW").is_some() && want_body != got_body {
+        eprintln!("GOT {got_body}");
     }
     common::first_difference(&want_body, &got_body, "$").map(|d| format!("answer {d}"))
 }

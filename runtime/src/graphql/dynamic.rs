@@ -16,6 +16,7 @@ use async_graphql::dynamic::{
 };
 use async_graphql::{ErrorExtensions, Name, Value};
 
+use super::ids::IdPlans;
 use super::ir::{DefaultValue, FieldDef, InputDef, Kind, Registry, Ty, TypeDef};
 use super::names;
 
@@ -553,14 +554,12 @@ pub fn build(
     catalog: &Arc<Catalog>,
 ) -> Result<Schema, SchemaError> {
     let mut builder = Schema::build("Query", mutation.then_some("Mutation"), None);
+    let ids = Arc::new(IdPlans::new(reg));
     for def in reg.types.values() {
         builder = match &def.kind {
             Kind::Scalar { specified_by } => builder.register(scalar(def, specified_by.as_deref())),
-            Kind::Object(fields) if def.name == "Query" => {
-                builder.register(query_object(reg, def, fields, roots, catalog))
-            }
-            Kind::Object(fields) if def.name == "Mutation" => {
-                builder.register(query_object(reg, def, fields, roots, catalog))
+            Kind::Object(fields) if def.name == "Query" || def.name == "Mutation" => {
+                builder.register(query_object(reg, def, fields, roots, catalog, &ids))
             }
             Kind::Object(fields) => builder.register(object(def, fields, |f| {
                 let loaded = catalog.get(&def.name).and_then(|c| c.get(&f.name)).cloned();
@@ -808,9 +807,13 @@ fn query_object(
     fields: &[FieldDef],
     roots: &HashMap<String, RootField>,
     catalog: &Arc<Catalog>,
+    ids: &Arc<IdPlans>,
 ) -> Object {
     object(def, fields, |f| match roots.get(&f.name) {
-        Some(root) => field(f, root_resolver(reg, f, root.clone(), catalog.clone())),
+        Some(root) => field(
+            f,
+            root_resolver(reg, f, root.clone(), catalog.clone(), ids.clone()),
+        ),
         None => field(f, unserved(matches!(f.ty, Ty::NonNull(_)))),
     })
 }
@@ -820,7 +823,9 @@ fn root_resolver(
     def: &FieldDef,
     root: RootField,
     catalog: Arc<Catalog>,
+    ids: Arc<IdPlans>,
 ) -> Resolve {
+    let arguments = Arc::new(def.args.clone());
     let shape = shape_of(reg, &def.ty);
     let entry_type = match &root.kind {
         RootKind::Connection => Some(def.ty.base().to_owned()),
@@ -832,6 +837,8 @@ fn root_resolver(
     Box::new(move |ctx| {
         let root = root.clone();
         let catalog = catalog.clone();
+        let ids = ids.clone();
+        let arguments = arguments.clone();
         let type_name = type_name.clone();
         let connection = entry_type.is_some();
         FieldFuture::new(async move {
@@ -859,6 +866,8 @@ fn root_resolver(
                     .map_err(|e| async_graphql::Error::new(e.to_string()))?;
                 args.insert(name.to_string(), json);
             }
+            // graphql-js hands an `ID` given as an integer on as its text.
+            ids.coerce_arguments(&arguments, &mut args);
             let path = serde_json::to_value(ctx.path_node).unwrap_or_default();
             let value = reader
                 .read(&root, args, &populate)

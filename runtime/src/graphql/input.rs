@@ -10,7 +10,9 @@
 //!   zone's members listed);
 //! * the plugin calls `sanitize.input`, not `validate.input`: a relation to a type the
 //!   caller may not `find` is dropped without an error (`removeRestrictedRelations`),
-//!   in components and zone items too, where REST refuses it as `Invalid key`.
+//!   in components and zone items too, where REST refuses it as `Invalid key`; and a
+//!   zone item's keys that its component does not have are ignored, not refused
+//!   (`WriteRequest::refuses_unknown_keys` is off for GraphQL).
 //!
 //! Everything else (relations as document ids, media as file ids, components with their
 //! `id`, scalars) is already the REST shape.

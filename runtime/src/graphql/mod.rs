@@ -18,6 +18,7 @@ mod build;
 pub mod document;
 mod dynamic;
 pub mod graphql_js;
+mod ids;
 pub mod input;
 pub mod introspect;
 pub mod ir;

@@ -511,6 +511,7 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
             .0
             .iter()
             .any(|p| p.key == PopulateKey::Localizations),
+        refuses_unknown_keys: true,
     };
     let written = match call.route {
         WriteRoute::Create(_) => writes::create(store, &request)?,

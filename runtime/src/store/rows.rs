@@ -416,16 +416,24 @@ impl<'a> Rows<'a> {
         s.column(alias("id"))
             .columns(columns.iter().map(|(c, ..)| alias(c)))
             .cond_where(other_locales(document_id, locale, published));
-        query_map(self.w, &s, |r| {
-            let mut shown = serde_json::Map::new();
-            for (i, (_, key, decode)) in columns.iter().enumerate() {
-                let mut text = Vec::new();
-                decode.write(r.cell(i + 1)?, &mut text);
-                let value = serde_json::from_slice(&text).unwrap_or(serde_json::Value::Null);
-                shown.insert((*key).to_string(), value);
-            }
-            Ok((r.int(0)?, shown))
-        })
+        query_map(self.w, &s, |r| Ok((r.int(0)?, shown_cells(r, columns)?)))
+    }
+
+    /// Some values of row `id` of `schema`, as the API shows them (see
+    /// [`Rows::shown_other_locales`]); `None` when there is no such row.
+    pub fn shown_row(
+        &self,
+        schema: &Schema,
+        id: i64,
+        columns: &[(&str, &str, Decode)],
+    ) -> Result<Option<serde_json::Map<String, serde_json::Value>>, StoreError> {
+        let mut s = self.select_from(&schema.layout.table);
+        s.column(alias("id"))
+            .columns(columns.iter().map(|(c, ..)| alias(c)))
+            .and_where(Expr::col(alias("id")).eq(id));
+        Ok(query_map(self.w, &s, |r| shown_cells(r, columns))?
+            .into_iter()
+            .next())
     }
 
     /// The values of some columns of one row, as values to store again.
@@ -1305,4 +1313,20 @@ pub struct HeldValue<'a> {
     pub column: &'a str,
     /// The value.
     pub value: &'a StoredValue,
+}
+
+/// The cells after the id of a row selected with `columns`, each decoded as the API
+/// shows it, under its key.
+fn shown_cells(
+    r: &dyn RowRef,
+    columns: &[(&str, &str, Decode)],
+) -> Result<serde_json::Map<String, serde_json::Value>, StoreError> {
+    let mut shown = serde_json::Map::new();
+    for (i, (_, key, decode)) in columns.iter().enumerate() {
+        let mut text = Vec::new();
+        decode.write(r.cell(i + 1)?, &mut text);
+        let value = serde_json::from_slice(&text).unwrap_or(serde_json::Value::Null);
+        shown.insert((*key).to_string(), value);
+    }
+    Ok(shown)
 }

@@ -149,6 +149,7 @@ impl Store {
             now_ms: crate::clock::now_ms(),
             fields_omit_locale: false,
             shows_localizations: false,
+            refuses_unknown_keys: true,
         };
         let written = match action {
             Action::Create => write::create(self, &request)?,

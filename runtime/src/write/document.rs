@@ -30,10 +30,11 @@ use super::WriteStatus;
 use super::error::{FieldError, WriteError};
 use super::input::{
     ComponentInput, Input, MediaChange, Position, RelationInput, RelationRef, TargetKey,
-    last_of_to_one, mapped_relation, written_entries,
+    last_of_to_one, mapped_relation, row_id_key, written_entries,
 };
 use super::order::Validated;
 use super::relations;
+use super::relations_store::relations_store;
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationKind, RelationSide,
     RelationStorage, ScalarType, Schema, SchemaId,
@@ -64,6 +65,9 @@ pub struct DocumentWrite<'a> {
     now: i64,
     /// The request's data as some of Strapi's errors show it.
     shown: Option<&'a Value>,
+    /// The data of a new localization as Strapi validates it, once it is known that the
+    /// update makes one ([`Self::new_localization_shown`]); shown in `shown`'s place.
+    creation_shown: RefCell<Option<Value>>,
     /// The default locale (relations from a type that is not localized go to it).
     default_locale: &'a str,
     /// Whether the request's query has `fields` without `locale`: Strapi reads the entry
@@ -254,27 +258,6 @@ fn column(schema: &Schema, attr: AttrId) -> Option<&str> {
         .and_then(|a| a.column.as_deref())
 }
 
-/// Row ids a write names that no row has, by target type, in the order the types are
-/// first named: what Strapi's `checkRelationsExist` counts (each id once).
-#[derive(Debug, Default)]
-struct MissingRows(Vec<(String, HashSet<String>)>);
-
-impl MissingRows {
-    fn add(&mut self, uid: &str, id: String) {
-        match self.0.iter_mut().find(|(u, _)| u == uid) {
-            Some((_, ids)) => {
-                ids.insert(id);
-            }
-            None => self.0.push((uid.to_string(), HashSet::from([id]))),
-        }
-    }
-
-    /// The first type with rows missing, and how many.
-    fn first(&self) -> Option<(&str, usize)> {
-        self.0.first().map(|(uid, ids)| (uid.as_str(), ids.len()))
-    }
-}
-
 /// Strapi's transform's error for a target it cannot find, in the locale it looked in
 /// (`null` for a target that is not localized).
 fn not_found_relation(key: &TargetKey) -> WriteError {
@@ -305,6 +288,7 @@ impl<'a> DocumentWrite<'a> {
             schema,
             now,
             shown: None,
+            creation_shown: RefCell::default(),
             default_locale,
             fields_omit_locale: false,
             before_sync: None,
@@ -342,6 +326,47 @@ impl<'a> DocumentWrite<'a> {
         self
     }
 
+    /// `f` of the data errors show: a new localization's once known, else the request's.
+    fn with_shown<R>(&self, f: impl FnOnce(Option<&Value>) -> R) -> R {
+        let creation = self.creation_shown.borrow();
+        f(creation.as_ref().or(self.shown))
+    }
+
+    /// The data Strapi validates a new localization of `document_id` with, and shows in
+    /// its errors: its update turns into a creation (`copyNonLocalizedFields`) of the
+    /// request's data with the `documentId`, and each non-localized scalar the data leaves
+    /// `null` or out taken from the localization source (i18n's
+    /// `fillNonLocalizedAttributes`), cast as a creation's. Kept for this write's errors.
+    /// (Non-localized media and components are copied too, but not shown here.)
+    pub fn new_localization_shown(
+        &self,
+        document_id: &str,
+        given: &Map<String, Value>,
+        locale: Option<&str>,
+    ) -> Result<Value, WriteError> {
+        let mut data = given.clone();
+        data.insert("documentId".into(), Value::String(document_id.to_string()));
+        if let Some(source) = self.rows.localization_source(self.schema, document_id)? {
+            let columns: Vec<(&str, &str, Decode)> = self
+                .schema
+                .attributes
+                .iter()
+                .filter(|a| self.is_non_localized(a))
+                .filter_map(|a| Some((a.column.as_deref()?, a.name.as_str(), a.kind.scalar()?)))
+                .map(|(c, name, t)| (c, name, Decode::for_scalar(t)))
+                .collect();
+            let copied = self.rows.shown_row(self.schema, source, &columns)?;
+            for (name, value) in copied.into_iter().flatten() {
+                if data.get(&name).is_none_or(Value::is_null) {
+                    data.insert(name, value);
+                }
+            }
+        }
+        let shown = super::shown_data(self.model, self.schema, &data, locale, self.now, true);
+        *self.creation_shown.borrow_mut() = Some(shown.clone());
+        Ok(shown)
+    }
+
     fn table(&self) -> &str {
         &self.schema.layout.table
     }
@@ -367,7 +392,7 @@ impl<'a> DocumentWrite<'a> {
     /// update that makes a row (a new localization, a single type's first `PUT`), which
     /// Strapi validates as a creation, after `given` was parsed as an update's.
     pub fn check_as_creation(&self, given: &Map<String, Value>) -> Result<(), WriteError> {
-        let shown = self.shown.cloned().unwrap_or(Value::Null);
+        let shown = self.with_shown(|s| s.cloned()).unwrap_or(Value::Null);
         let parse = super::input::DataParse {
             model: self.model,
             schema: self.schema,
@@ -474,6 +499,7 @@ impl<'a> DocumentWrite<'a> {
         let written = match draft {
             None => {
                 // A new localization: Strapi validates its data as a creation's.
+                self.new_localization_shown(document_id, given, locale)?;
                 self.check_as_creation(given)?;
                 // The non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
@@ -1712,29 +1738,52 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         locale: Option<&str>,
     ) -> Result<Option<FieldError>, WriteError> {
-        let mut missing = MissingRows::default();
-        self.look_up_targets(schema, input, locale, &mut missing)?;
-        Ok(missing.first().map(|(uid, count)| FieldError {
-            path: Vec::new(),
-            message: format!(
-                "{count} relation(s) of type {uid} associated with this entity do not exist"
-            ),
-            value: self.shown_with_row_ids(schema, locale),
-        }))
+        self.check_document_ids(schema, input, locale)?;
+        let gives = self.with_shown(|shown| {
+            shown
+                .and_then(Value::as_object)
+                .is_some_and(|data| gives_targets(self.model, schema, data))
+        });
+        if !gives {
+            return Ok(None);
+        }
+        let Some(shown) = self.shown_with_row_ids(schema, locale) else {
+            return Ok(None);
+        };
+        let store = match shown.as_object() {
+            Some(data) => relations_store(self.model, schema, data),
+            None => Vec::new(),
+        };
+        for given in store {
+            let target = self.model.schema(given.target);
+            let missing = given.ids.len() - self.rows_named(target, &given.ids)?;
+            if missing > 0 {
+                return Ok(Some(FieldError {
+                    path: Vec::new(),
+                    message: format!(
+                        "{missing} relation(s) of type {} associated with this entity do not exist",
+                        target.uid
+                    ),
+                    value: Some(shown),
+                }));
+            }
+        }
+        Ok(None)
     }
 
-    /// [`Self::resolve_targets`]' walk: first every documentId ([`Self::check_document_ids`]),
-    /// then the row ids, counted: the files', the relations' (what a write takes of them: a
-    /// to-one's last entry, the entries connected), then each component's.
-    fn look_up_targets(
-        &self,
-        schema: &Schema,
-        input: &Input,
-        locale: Option<&str>,
-        missing: &mut MissingRows,
-    ) -> Result<(), WriteError> {
-        self.check_document_ids(schema, input, locale)?;
-        self.count_missing_rows(schema, input, locale, missing)
+    /// How many rows of `target` the ids name, as the validator's `count` of `id $in ids`
+    /// finds them: a number or a text holding an integer names the row with that id
+    /// ([`row_id_key`]); any other id names none.
+    fn rows_named(&self, target: &Schema, ids: &[Option<Value>]) -> Result<usize, WriteError> {
+        let mut rows = HashSet::new();
+        for id in ids.iter().flatten() {
+            if let Some(TargetKey::Id(id)) = row_id_key(id)
+                && self.row_if_exists(target, id)?.is_some()
+            {
+                rows.insert(id);
+            }
+        }
+        Ok(rows.len())
     }
 
     /// The versions of the document an update names, or Strapi's answer when it has none:
@@ -1855,70 +1904,12 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// The row ids of [`Self::look_up_targets`] that name nothing, counted per type (each
-    /// documentId is known to name a row by then).
-    fn count_missing_rows(
-        &self,
-        schema: &Schema,
-        input: &Input,
-        locale: Option<&str>,
-        missing: &mut MissingRows,
-    ) -> Result<(), WriteError> {
-        if let Some(file) = self.model.upload_file() {
-            let connected = input.media_changes.iter().map(|(_, c)| &c.connect);
-            for files in input.media.iter().map(|(_, f)| f).chain(connected) {
-                for f in files {
-                    if self.file_row(file, f)?.is_some() {
-                        continue;
-                    }
-                    match f {
-                        TargetKey::Id(id) => missing.add(file.uid.as_str(), id.to_string()),
-                        TargetKey::NoRow(text) => missing.add(file.uid.as_str(), text.clone()),
-                        TargetKey::DocumentId(_) => return Err(not_found_relation(f)),
-                    }
-                }
-            }
-        }
-        for (attr, change) in &input.relations {
-            let Some(AttributeKind::Relation(r)) =
-                schema.attributes.get(attr.index()).map(|a| &a.kind)
-            else {
-                continue;
-            };
-            let Some(target) = r.target.map(|t| self.model.schema(t)) else {
-                continue;
-            };
-            let uid = target.uid.as_str();
-            for e in written_entries(r.kind.is_to_many(), change) {
-                match &e.key {
-                    TargetKey::DocumentId(_) => {
-                        self.target_rows(target, e, locale)?;
-                    }
-                    TargetKey::Id(id) => {
-                        if self.row_if_exists(target, *id)?.is_none() {
-                            missing.add(uid, id.to_string());
-                        }
-                    }
-                    TargetKey::NoRow(text) => missing.add(uid, text.clone()),
-                }
-            }
-        }
-        for (_, items) in &input.components {
-            for item in items {
-                // A component's relations resolve as its entity's, in its locale.
-                let cs = self.model.schema(item.schema);
-                self.count_missing_rows(cs, &item.input, locale, missing)?;
-            }
-        }
-        Ok(())
-    }
-
     /// The request's data as the relations-exist error shows it: each relation and media
     /// of `schema`, and of the components and zone items inside it at any depth, as
     /// Strapi's transform (`transformData`) hands it on ([`mapped_relation`]), its
     /// documentIds as the rows they name.
     pub fn shown_with_row_ids(&self, schema: &Schema, locale: Option<&str>) -> Option<Value> {
-        let mut shown = self.shown?.clone();
+        let mut shown = self.with_shown(|s| s.cloned())?;
         if let Value::Object(data) = &mut shown {
             self.map_targets(schema, data, locale);
         }

@@ -1260,9 +1260,9 @@ fn relation_key(v: &Value) -> Option<TargetKey> {
 /// A value given as a row id (a shorthand number, or a longhand's `id`), as an integer
 /// column compares with it: an integer, or a string holding one (spaces around it
 /// aside). Any other string or number names no row; other JSON names nothing at all.
-fn row_id_key(v: &Value) -> Option<TargetKey> {
+pub(crate) fn row_id_key(v: &Value) -> Option<TargetKey> {
     let text = match v {
-        Value::Number(n) => match n.as_i64() {
+        Value::Number(n) => match n.as_i64().or_else(|| js_integer(n)) {
             Some(id) => return Some(TargetKey::Id(id)),
             None => n.to_string(),
         },
@@ -1273,6 +1273,13 @@ fn row_id_key(v: &Value) -> Option<TargetKey> {
         _ => return None,
     };
     Some(TargetKey::NoRow(text))
+}
+
+/// A JSON number written as a float that JavaScript reads as an integer (`6.0`, `1e2`),
+/// within the range of a row id.
+fn js_integer(n: &serde_json::Number) -> Option<i64> {
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0).then_some(f as i64)
 }
 
 /// A position's `before` or `after`: Strapi looks a string up as a documentId, whatever

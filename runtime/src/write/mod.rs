@@ -25,6 +25,7 @@ mod error;
 pub mod input;
 mod order;
 mod relations;
+mod relations_store;
 mod yup;
 
 use serde_json::{Map, Value};
@@ -71,6 +72,11 @@ pub struct WriteRequest<'a> {
     /// Whether the answer shows `localizations`: the write then keeps what they showed
     /// before an i18n sync changed them ([`Written::localizations_before_sync`]).
     pub shows_localizations: bool,
+    /// Whether a key the content type does not take is refused (`Invalid key`): REST's
+    /// controllers call `validate.input` (`throwUnrecognizedFields`). The GraphQL plugin
+    /// only calls `sanitize.input`, and its typed inputs leave room for unknown keys only
+    /// inside zone items (a JSON scalar), which Strapi then ignores.
+    pub refuses_unknown_keys: bool,
 }
 
 /// The version a write left, for its answer.
@@ -117,16 +123,19 @@ fn write_locale(
 fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written, WriteError> {
     let model = store.model();
     let schema = model.schema(req.schema);
-    input::check_keys(
-        &input::KeyRules {
-            model,
-            readable: req.readable,
-        },
-        schema,
-        req.data,
-    )?;
+    if req.refuses_unknown_keys {
+        input::check_keys(
+            &input::KeyRules {
+                model,
+                readable: req.readable,
+            },
+            schema,
+            req.data,
+        )?;
+    }
     let locale = write_locale(store, req.schema, req.locale)?;
     let shown = shown_data(
+        model,
         schema,
         req.data,
         locale.as_deref(),
@@ -146,12 +155,40 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         Err(refused) => {
             // Strapi looks the document up before it validates: an update of one that
             // does not exist is a 404 whatever its data (after its targets' documentIds).
+            let mut creation_shown = None;
             if let (Action::Update, Some(id)) = (action, req.document_id) {
-                store.pool().write(|w| {
-                    document::DocumentWrite::new(w, store, schema, req.now_ms)
-                        .showing(&shown)
-                        .existing_versions(id, &refused.input, locale.as_deref())
+                creation_shown = store.pool().write(|w| {
+                    let doc =
+                        document::DocumentWrite::new(w, store, schema, req.now_ms).showing(&shown);
+                    let versions = doc.existing_versions(id, &refused.input, locale.as_deref())?;
+                    let new_locale = schema.localized
+                        && versions
+                            .iter()
+                            .all(|v| v.locale.as_deref() != locale.as_deref());
+                    match new_locale {
+                        true => doc
+                            .new_localization_shown(id, req.data, locale.as_deref())
+                            .map(Some),
+                        false => Ok(None),
+                    }
                 })?;
+            }
+            // A new localization is validated as a creation, of the data it shows.
+            if let Some(creation_shown) = &creation_shown {
+                let parse = input::DataParse {
+                    shown: creation_shown,
+                    creation: true,
+                    ..parse
+                };
+                if let Err(refused) = parse.parse_or_refuse() {
+                    return Err(refusal(
+                        store,
+                        req,
+                        *refused,
+                        creation_shown,
+                        locale.as_deref(),
+                    ));
+                }
             }
             return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
         }
@@ -275,6 +312,7 @@ fn refusal(
 /// written and `publishedAt`. Relations and media are as given here; an error shows them
 /// as Strapi's transform hands them on ([`with_row_ids`]).
 fn shown_data(
+    model: &crate::schema::Model,
     schema: &crate::schema::Schema,
     data: &Map<String, Value>,
     locale: Option<&str>,
@@ -292,14 +330,12 @@ fn shown_data(
                     *v = cast;
                 }
             }
-            AttributeKind::Component(c) if c.repeatable && creation => {
-                out.entry(a.name.clone())
-                    .or_insert_with(|| Value::Array(Vec::new()));
+            AttributeKind::Component(_) if creation => {
+                listed_components_defaulted(model, a, &mut out);
             }
             AttributeKind::DynamicZone(_) => {
                 if creation {
-                    out.entry(a.name.clone())
-                        .or_insert_with(|| Value::Array(Vec::new()));
+                    listed_components_defaulted(model, a, &mut out);
                 }
                 // yup casts an item that is not an object to null.
                 if let Some(Value::Array(items)) = out.get_mut(&a.name) {
@@ -322,6 +358,44 @@ fn shown_data(
     };
     out.insert("publishedAt".into(), published_at);
     Value::Object(out)
+}
+
+/// What yup's cast of a creation does to a component or zone attribute `a` of `data`:
+/// a list (a repeatable component, a zone) that is not given is `[]`, and so is each
+/// such list inside the components given, at any depth (each component is cast by its
+/// own model's validator).
+fn listed_components_defaulted(
+    model: &crate::schema::Model,
+    a: &crate::schema::Attribute,
+    data: &mut Map<String, Value>,
+) {
+    use crate::schema::AttributeKind;
+    let listed = match &a.kind {
+        AttributeKind::Component(c) => c.repeatable,
+        AttributeKind::DynamicZone(_) => true,
+        _ => return,
+    };
+    if listed {
+        data.entry(a.name.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+    }
+    let items: Vec<&mut Map<String, Value>> = match data.get_mut(&a.name) {
+        Some(Value::Object(item)) => vec![item],
+        Some(Value::Array(items)) => items.iter_mut().filter_map(Value::as_object_mut).collect(),
+        _ => return,
+    };
+    for item in items {
+        let component = match &a.kind {
+            AttributeKind::Component(c) => Some(model.schema(c.component)),
+            _ => item
+                .get("__component")
+                .and_then(Value::as_str)
+                .and_then(|uid| model.by_uid(uid)),
+        };
+        for inner in component.iter().flat_map(|cs| &cs.attributes) {
+            listed_components_defaulted(model, inner, item);
+        }
+    }
 }
 
 /// `POST /api/:plural`: creates a document (and publishes it unless `?status=draft`).

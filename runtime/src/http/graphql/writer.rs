@@ -70,6 +70,7 @@ impl StoreReader {
             now_ms,
             fields_omit_locale: false,
             shows_localizations: false,
+            refuses_unknown_keys: false,
         };
         let written = match field.kind {
             RootKind::Create => writes::create(&self.store, &request),
