@@ -34,7 +34,7 @@ use super::input::{
 };
 use super::order::Validated;
 use super::relations;
-use super::relations_store::relations_store;
+use super::relations_store::{names_documents_only, relations_store};
 use crate::schema::{
     AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationKind, RelationSide,
     RelationStorage, ScalarType, Schema, SchemaId,
@@ -1739,12 +1739,14 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
     ) -> Result<Option<FieldError>, WriteError> {
         self.check_document_ids(schema, input, locale)?;
-        let gives = self.with_shown(|shown| {
-            shown
-                .and_then(Value::as_object)
-                .is_some_and(|data| gives_targets(self.model, schema, data))
+        if !input.has_parts() {
+            return Ok(None);
+        }
+        let given = self.with_shown(|shown| {
+            let data = shown.and_then(Value::as_object)?;
+            Some(relations_store(self.model, schema, data))
         });
-        if !gives {
+        if given.is_none_or(|store| names_documents_only(&store)) {
             return Ok(None);
         }
         let Some(shown) = self.shown_with_row_ids(schema, locale) else {
@@ -1814,11 +1816,7 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
-        if input.media.is_empty()
-            && input.media_changes.is_empty()
-            && input.relations.is_empty()
-            && input.components.is_empty()
-        {
+        if !input.has_parts() {
             return Ok(());
         }
         let body = self
@@ -1919,8 +1917,8 @@ impl<'a> DocumentWrite<'a> {
     /// [`Self::shown_with_row_ids`] on one object of `schema`: its relations and media
     /// mapped, its components and zone items (those whose `__component` names one) walked.
     fn map_targets(&self, schema: &Schema, data: &mut Map<String, Value>, locale: Option<&str>) {
-        for a in &schema.attributes {
-            let Some(v) = data.get_mut(&a.name) else {
+        for (name, v) in data.iter_mut() {
+            let Some(a) = schema.attribute(name) else {
                 continue;
             };
             match &a.kind {
@@ -2085,10 +2083,18 @@ impl<'a> DocumentWrite<'a> {
             locale.map(str::to_string),
             published,
         );
-        self.looked_up(key, || {
+        let found = self.looked_up(key, || {
             self.rows
                 .version_row(schema, document_id, locale, published)
-        })
+        })?;
+        // The row found exists: the relations check counts it without asking again.
+        if let Some(id) = found {
+            self.lookups
+                .borrow_mut()
+                .entry(Lookup::Row(schema.id, id))
+                .or_insert(Some(id));
+        }
+        Ok(found)
     }
 
     /// Row `id` of `schema` if it exists, looked up once per write (see `lookups`).

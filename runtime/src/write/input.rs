@@ -49,6 +49,15 @@ pub struct Input {
 }
 
 impl Input {
+    /// Whether it names a file, a relation target or a component item: something whose
+    /// targets a write looks up.
+    pub fn has_parts(&self) -> bool {
+        !self.media.is_empty()
+            || !self.media_changes.is_empty()
+            || !self.relations.is_empty()
+            || self.components.iter().any(|(_, items)| !items.is_empty())
+    }
+
     /// Whether attribute `id` was given.
     pub fn has(&self, id: AttrId) -> bool {
         self.scalars.iter().any(|(a, _)| *a == id)

@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value};
 
+use super::yup::js_parse_int_reads;
 use crate::schema::{AttributeKind, Model, Schema, SchemaId};
 
 /// The ids given for one target type, each once as JavaScript tells them apart.
@@ -39,10 +40,14 @@ pub fn relations_store(
 
 /// [`relations_store`] on one object, adding to `store`.
 fn collect(model: &Model, schema: &Schema, data: &Map<String, Value>, store: &mut Vec<TargetIds>) {
-    for a in &schema.attributes {
-        let Some(value) = data.get(&a.name).filter(|v| !v.is_null()) else {
-            continue;
-        };
+    // The attributes given, in the model's order (a data names a few of many).
+    let mut given: Vec<(&crate::schema::Attribute, &Value)> = data
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .filter_map(|(k, v)| Some((schema.attribute(k)?, v)))
+        .collect();
+    given.sort_by_key(|(a, _)| a.id);
+    for (a, value) in given {
         match &a.kind {
             AttributeKind::Media(_) => {
                 if let Some(file) = model.upload_file() {
@@ -90,10 +95,23 @@ fn entries(value: &Value) -> Vec<Option<Value>> {
     source
         .into_iter()
         .map(|v| match v {
-            Value::Object(o) => o.get("id").cloned(),
+            // An entry still naming its target by documentId (the data before the
+            // transform) gives that documentId.
+            Value::Object(o) => o.get("id").or_else(|| o.get("documentId")).cloned(),
             other => Some(other.clone()),
         })
         .collect()
+}
+
+/// Whether every id of `store` is a documentId (a text JavaScript's `parseInt` does not
+/// read as a number), as the request gives them before the transform. The transform then
+/// makes each the number of a row that exists, the same number for the same row, so the
+/// check finds as many rows as ids: nothing to count.
+pub fn names_documents_only(store: &[TargetIds]) -> bool {
+    store
+        .iter()
+        .flat_map(|t| &t.ids)
+        .all(|id| matches!(id, Some(Value::String(s)) if !s.is_empty() && !js_parse_int_reads(s)))
 }
 
 /// lodash's `castArray`: a list's items, or the value alone.
@@ -164,8 +182,8 @@ mod tests {
 
     #[test]
     fn connect_wins_over_set_and_objects_give_their_id() {
-        let v = json!({"connect": [{"id": 3}, {"documentId": "x"}], "set": [{"id": 9}]});
-        assert_eq!(entries(&v), vec![Some(json!(3)), None]);
+        let v = json!({"connect": [{"id": 3}, {"documentId": "x"}, {}], "set": [{"id": 9}]});
+        assert_eq!(entries(&v), vec![Some(json!(3)), Some(json!("x")), None]);
         let v = json!({"connect": null, "set": [{"id": 9}]});
         assert_eq!(entries(&v), vec![Some(json!(9))]);
         assert_eq!(
@@ -173,6 +191,25 @@ mod tests {
             Vec::<Option<Value>>::new()
         );
         assert_eq!(entries(&json!("7")), vec![Some(json!("7"))]);
+    }
+
+    #[test]
+    fn documentids_alone_need_no_count() {
+        let mut store = Vec::new();
+        let target = SchemaId(0);
+        add(
+            &mut store,
+            target,
+            entries(&json!(["abc", {"documentId": "def"}])),
+        );
+        assert!(names_documents_only(&store));
+        add(&mut store, target, entries(&json!({"connect": ["6"]})));
+        assert!(!names_documents_only(&store));
+        let empty = vec![TargetIds {
+            target,
+            ids: vec![Some(json!(""))],
+        }];
+        assert!(!names_documents_only(&empty));
     }
 
     #[test]
