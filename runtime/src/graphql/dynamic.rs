@@ -825,7 +825,7 @@ fn root_resolver(
     catalog: Arc<Catalog>,
     ids: Arc<IdPlans>,
 ) -> Resolve {
-    let arguments = Arc::new(def.args.clone());
+    let id_arguments = Arc::new(ids.of_arguments(&def.args));
     let shape = shape_of(reg, &def.ty);
     let entry_type = match &root.kind {
         RootKind::Connection => Some(def.ty.base().to_owned()),
@@ -838,7 +838,7 @@ fn root_resolver(
         let root = root.clone();
         let catalog = catalog.clone();
         let ids = ids.clone();
-        let arguments = arguments.clone();
+        let id_arguments = id_arguments.clone();
         let type_name = type_name.clone();
         let connection = entry_type.is_some();
         FieldFuture::new(async move {
@@ -867,7 +867,7 @@ fn root_resolver(
                 args.insert(name.to_string(), json);
             }
             // graphql-js hands an `ID` given as an integer on as its text.
-            ids.coerce_arguments(&arguments, &mut args);
+            ids.coerce_arguments(&id_arguments, &mut args);
             let path = serde_json::to_value(ctx.path_node).unwrap_or_default();
             let value = reader
                 .read(&root, args, &populate)

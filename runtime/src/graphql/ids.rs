@@ -48,13 +48,19 @@ impl IdPlans {
         IdPlans { inputs }
     }
 
-    /// Replaces each integer given where `args` (a field's arguments) take an `ID` by its
-    /// decimal text, in the arguments' values `given`.
-    pub fn coerce_arguments(&self, args: &[InputDef], given: &mut Map<String, Value>) {
+    /// Where the `ID`s of a field's arguments `args` can be, read once when the schema is
+    /// built ([`IdPlans::coerce_arguments`] follows it per request).
+    pub fn of_arguments(&self, args: &[InputDef]) -> ArgumentPlans {
         let is_input = |name: &str| self.inputs.contains_key(name);
-        for (name, plan) in fields_of(args, |ty| plan(ty, &is_input)) {
-            if let Some(value) = given.get_mut(&name) {
-                self.coerce(&plan, value);
+        ArgumentPlans(fields_of(args, |ty| plan(ty, &is_input)))
+    }
+
+    /// Replaces each integer given where the arguments planned in `args` take an `ID` by
+    /// its decimal text, in the arguments' values `given`.
+    pub fn coerce_arguments(&self, args: &ArgumentPlans, given: &mut Map<String, Value>) {
+        for (name, plan) in &args.0 {
+            if let Some(value) = given.get_mut(name) {
+                self.coerce(plan, value);
             }
         }
     }
@@ -80,6 +86,10 @@ impl IdPlans {
         }
     }
 }
+
+/// The arguments of one field that are, or may hold, an `ID` ([`IdPlans::of_arguments`]).
+#[derive(Debug, Default)]
+pub struct ArgumentPlans(Vec<(String, IdPlan)>);
 
 /// The fields of an input type that are, or may hold, an `ID`.
 fn fields(reg: &Registry, defs: &[InputDef]) -> Vec<(String, IdPlan)> {
@@ -142,7 +152,7 @@ mod tests {
             "cover": 6, "gallery": [3, "4"], "seo": {"id": 2, "title": "t"},
             "blocks": [{"file": 6}], "and": [{"cover": 1, "and": [{"gallery": 5}]}]
         }});
-        plans.coerce_arguments(&args, given.as_object_mut().unwrap());
+        plans.coerce_arguments(&plans.of_arguments(&args), given.as_object_mut().unwrap());
         assert_eq!(
             given,
             json!({"data": {
@@ -157,7 +167,7 @@ mod tests {
         let plans = IdPlans::new(&registry());
         let args = [InputDef::new("documentId", Ty::nn("ID"))];
         let mut given = json!({"documentId": 7}).as_object().cloned().unwrap();
-        plans.coerce_arguments(&args, &mut given);
+        plans.coerce_arguments(&plans.of_arguments(&args), &mut given);
         assert_eq!(given, *json!({"documentId": "7"}).as_object().unwrap());
     }
 }

@@ -338,23 +338,23 @@ impl<'a> DocumentWrite<'a> {
     /// `null` or out taken from the localization source (i18n's
     /// `fillNonLocalizedAttributes`), cast as a creation's. Kept for this write's errors.
     /// (Non-localized media and components are copied too, but not shown here.)
+    /// `source` is the row the values are copied from ([`Rows::localization_source`]).
     pub fn new_localization_shown(
         &self,
         document_id: &str,
         given: &Map<String, Value>,
         locale: Option<&str>,
+        source: Option<i64>,
     ) -> Result<Value, WriteError> {
         let mut data = given.clone();
         data.insert("documentId".into(), Value::String(document_id.to_string()));
-        if let Some(source) = self.rows.localization_source(self.schema, document_id)? {
-            let columns: Vec<(&str, &str, Decode)> = self
+        if let Some(source) = source {
+            let non_localized = self
                 .schema
                 .attributes
                 .iter()
-                .filter(|a| self.is_non_localized(a))
-                .filter_map(|a| Some((a.column.as_deref()?, a.name.as_str(), a.kind.scalar()?)))
-                .map(|(c, name, t)| (c, name, Decode::for_scalar(t)))
-                .collect();
+                .filter(|a| self.is_non_localized(a));
+            let columns = shown_scalar_columns(non_localized);
             let copied = self.rows.shown_row(self.schema, source, &columns)?;
             for (name, value) in copied.into_iter().flatten() {
                 if data.get(&name).is_none_or(Value::is_null) {
@@ -498,11 +498,11 @@ impl<'a> DocumentWrite<'a> {
         let published = mine.iter().find(|v| dp && v.published).map(|v| v.id);
         let written = match draft {
             None => {
-                // A new localization: Strapi validates its data as a creation's.
-                self.new_localization_shown(document_id, given, locale)?;
-                self.check_as_creation(given)?;
-                // The non-localized attributes of an existing row.
+                // A new localization: Strapi validates its data as a creation's, which
+                // takes the non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
+                self.new_localization_shown(document_id, given, locale, source)?;
+                self.check_as_creation(given)?;
                 let inherited = match source {
                     Some(id) => self.shared_fields(id)?.for_nil_of(self.schema, given),
                     None => SharedFields::default(),
@@ -730,13 +730,11 @@ impl<'a> DocumentWrite<'a> {
             .collect();
         values.push(("updated_at", StoredValue::Timestamp(self.now)));
         if let Some(before) = &self.before_sync {
-            let mut columns: Vec<(&str, &str, Decode)> = fields
+            let synced = fields
                 .scalars
                 .iter()
-                .filter_map(|(a, _)| self.schema.attributes.get(a.index()))
-                .filter_map(|a| Some((a.column.as_deref()?, a.name.as_str(), a.kind.scalar()?)))
-                .map(|(c, name, t)| (c, name, Decode::for_scalar(t)))
-                .collect();
+                .filter_map(|(a, _)| self.schema.attributes.get(a.index()));
+            let mut columns = shown_scalar_columns(synced);
             columns.push(("updated_at", "updatedAt", Decode::DateTime));
             let shown = self.rows.shown_other_locales(
                 self.schema,
@@ -2607,8 +2605,19 @@ fn has_own_rules(a: &Attribute) -> bool {
     }
 }
 
+/// The columns of the scalar attributes among `attrs`, each with the key the API shows
+/// it under and how it decodes ([`Rows::shown_row`], [`Rows::shown_other_locales`]).
+fn shown_scalar_columns<'s>(
+    attrs: impl Iterator<Item = &'s Attribute>,
+) -> Vec<(&'s str, &'s str, Decode)> {
+    attrs
+        .filter_map(|a| Some((a.column.as_deref()?, a.name.as_str(), a.kind.scalar()?)))
+        .map(|(c, name, t)| (c, name, Decode::for_scalar(t)))
+        .collect()
+}
+
 /// The objects of a component's or zone's value: the object, or each object of a list.
-fn objects_mut(v: &mut Value) -> Vec<&mut Map<String, Value>> {
+pub(super) fn objects_mut(v: &mut Value) -> Vec<&mut Map<String, Value>> {
     match v {
         Value::Object(o) => vec![o],
         Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).collect(),

@@ -165,12 +165,13 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
                         && versions
                             .iter()
                             .all(|v| v.locale.as_deref() != locale.as_deref());
-                    match new_locale {
-                        true => doc
-                            .new_localization_shown(id, req.data, locale.as_deref())
-                            .map(Some),
-                        false => Ok(None),
+                    if !new_locale {
+                        return Ok(None);
                     }
+                    let source =
+                        crate::store::rows::Rows::new(w, model).localization_source(schema, id)?;
+                    doc.new_localization_shown(id, req.data, locale.as_deref(), source)
+                        .map(Some)
                 })?;
             }
             // A new localization is validated as a creation, of the data it shows.
@@ -379,12 +380,10 @@ fn listed_components_defaulted(
         data.entry(a.name.clone())
             .or_insert_with(|| Value::Array(Vec::new()));
     }
-    let items: Vec<&mut Map<String, Value>> = match data.get_mut(&a.name) {
-        Some(Value::Object(item)) => vec![item],
-        Some(Value::Array(items)) => items.iter_mut().filter_map(Value::as_object_mut).collect(),
-        _ => return,
+    let Some(value) = data.get_mut(&a.name) else {
+        return;
     };
-    for item in items {
+    for item in document::objects_mut(value) {
         let component = match &a.kind {
             AttributeKind::Component(c) => Some(model.schema(c.component)),
             _ => item
