@@ -23,6 +23,9 @@ Kinds:
                    values and missing files among them.
   graphql-components  the components work through GraphQL mutations and queries.
   graphql-i18n     the same work on the i18n model through GraphQL mutations and queries.
+  relations        the blog model's relations from both sides (articles, tags, authors,
+                   categories): shorthand, connect with positions, disconnect, set, longhand
+                   entries, to-ones given several entries, invalid targets; reads of each side.
 """
 
 import argparse
@@ -752,6 +755,207 @@ class GraphqlComponents(Components):
         self.add("POST", "/graphql", {"query": f"{{ articles{args} {{ title locale seo {{ metaTitle }} faq {{ question }} }} }}"})
 
 
+class Relations(Lifecycle):
+    """The blog model's relations from both sides: articles' `tags` (manyToMany), `author`
+    (manyToOne, the author's `articles` its inverse) and `category` (manyToOne, inverse
+    `articles`); tags', authors' and categories' `articles`; categories' `parent` and `children`
+    (a self relation); authors' `mentor` (oneToOne, one-way). Shorthand lists, `connect` with
+    `position` (start, end, before, after), `disconnect`, `set`, longhand entries with `locale`
+    and `status`, several entries for a to-one, and invalid steps among them (missing targets,
+    the same entry twice, an anchor not in the list). Reads from both sides show the `_ord` order."""
+
+    AUTHORS = [f"author00000000000000000{i}" for i in (1, 2, 3)]
+    ALL_TAGS = [f"tag00000000000000000000{i}" for i in range(1, 9)]
+
+    def __init__(self, rng, positions=False):
+        super().__init__(rng)
+        self.docs = list(SEED_ARTICLES)
+        self.tags = list(self.ALL_TAGS)
+        self.authors = list(self.AUTHORS)
+        self.categories = list(CATEGORIES)
+
+    def pick(self, pool, valid):
+        r = self.rng
+        if not valid and r.random() < 0.3:
+            return r.choice(["missing0000000000000000x", "article00000000000000001"])
+        return r.choice(pool)
+
+    def entry(self, pool, valid, positions=True):
+        """One `connect` entry: a documentId, or a longhand object, perhaps with a position."""
+        r = self.rng
+        doc = self.pick(pool, valid)
+        if r.random() < 0.5:
+            return doc
+        item = {"documentId": doc}
+        if r.random() < 0.3:
+            item["locale"] = r.choice(LOCALES)
+        if r.random() < 0.3:
+            item["status"] = r.choice(["draft", "published"])
+        if positions and r.random() < 0.6:
+            where = r.choice(["start", "end", "before", "after"])
+            item["position"] = {where: r.choice(pool)} if where in ("before", "after") else {where: True}
+        return item
+
+    def to_many(self, pool, valid):
+        r = self.rng
+        x = r.random()
+        if x < 0.2:
+            return r.sample(pool, r.randint(0, 3))
+        if x < 0.35:
+            return {"set": [self.entry(pool, valid, positions=False) for _ in range(r.randint(0, 3))]}
+        value = {}
+        if r.random() < 0.85:
+            value["connect"] = [self.entry(pool, valid) for _ in range(r.randint(1, 3))]
+        if r.random() < 0.4:
+            value["disconnect"] = [r.choice(pool) for _ in range(r.randint(1, 2))]
+        return value
+
+    def to_one(self, pool, valid):
+        r = self.rng
+        x = r.random()
+        if x < 0.3:
+            return self.pick(pool, valid)
+        if x < 0.4:
+            return None
+        if x < 0.5:
+            return {"disconnect": [r.choice(pool)]}
+        if x < 0.6:
+            return {"set": [self.entry(pool, valid, positions=False)]}
+        return {"connect": [self.entry(pool, valid, positions=False) for _ in range(r.randint(1, 2))]}
+
+    def article_data(self, valid):
+        r = self.rng
+        data = {}
+        if r.random() < 0.6:
+            data["tags"] = self.to_many(self.tags, valid)
+        if r.random() < 0.4:
+            data["author"] = self.to_one(self.authors, valid)
+        if r.random() < 0.4:
+            data["category"] = self.to_one(self.categories, valid)
+        if not data:
+            data["tags"] = self.to_many(self.tags, valid)
+        return data
+
+    def article_populate(self):
+        return self.rng.choice([
+            None,
+            "populate[tags][fields][0]=name&populate[author][fields][0]=name&populate[category][fields][0]=name",
+            "populate[tags][fields][0]=name",
+        ])
+
+    def create(self):
+        r = self.rng
+        self.serial += 1
+        x = r.random()
+        if x < 0.5:
+            valid = r.random() < 0.85
+            data = {"title": f"rel {self.serial}", **self.article_data(valid)}
+            q = query(locale=self.pick_locale(3), status=r.choice([None, "draft"]))
+            extra = self.article_populate()
+            if extra:
+                q += ("&" if q else "?") + extra
+            n = self.add("POST", f"/api/articles{q}", {"data": data})
+            if valid:
+                self.docs.append(f"{{{{s{n}.data.documentId}}}}")
+        elif x < 0.7:
+            data = {"name": f"tag {self.serial}"}
+            if r.random() < 0.6:
+                data["articles"] = self.to_many(self.docs, True)
+            n = self.add("POST", "/api/tags?populate[articles][fields][0]=title", {"data": data})
+            self.tags.append(f"{{{{s{n}.data.documentId}}}}")
+        elif x < 0.85:
+            data = {"name": f"author {self.serial}"}
+            if r.random() < 0.5:
+                data["articles"] = self.to_many(self.docs, True)
+            if r.random() < 0.4:
+                data["mentor"] = self.to_one(self.authors, True)
+            n = self.add("POST", "/api/authors?populate=*", {"data": data})
+            self.authors.append(f"{{{{s{n}.data.documentId}}}}")
+        else:
+            data = {"name": f"category {self.serial}", "slug": f"category-{self.serial}"}
+            if r.random() < 0.5:
+                data["parent"] = self.to_one(self.categories, True)
+            if r.random() < 0.4:
+                data["articles"] = self.to_many(self.docs, True)
+            q = query(status=r.choice([None, "draft"]))
+            n = self.add("POST", f"/api/categories{q}{'&' if q else '?'}populate=*", {"data": data})
+            self.categories.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        self.serial += 1
+        valid = r.random() < 0.85
+        x = r.random()
+        if x < 0.5:
+            q = query(locale=self.pick_locale(3), status=r.choice([None, None, "draft"]))
+            extra = self.article_populate()
+            if extra:
+                q += ("&" if q else "?") + extra
+            self.add("PUT", f"/api/articles/{r.choice(self.docs)}{q}", {"data": self.article_data(valid)})
+        elif x < 0.7:
+            data = {"articles": self.to_many(self.docs, valid)}
+            self.add("PUT", f"/api/tags/{r.choice(self.tags)}?populate[articles][fields][0]=title&populate[articles][fields][1]=locale",
+                     {"data": data})
+        elif x < 0.85:
+            data = {}
+            if r.random() < 0.7:
+                data["articles"] = self.to_many(self.docs, valid)
+            if r.random() < 0.4:
+                data["mentor"] = self.to_one(self.authors, valid)
+            self.add("PUT", f"/api/authors/{r.choice(self.authors)}?populate[articles][fields][0]=title&populate[mentor][fields][0]=name",
+                     {"data": data})
+        else:
+            data = {}
+            y = r.random()
+            if y < 0.4:
+                data["articles"] = self.to_many(self.docs, valid)
+            elif y < 0.7:
+                data["parent"] = self.to_one(self.categories, valid)
+            else:
+                data["children"] = self.to_many(self.categories, valid)
+            q = query(status=r.choice([None, None, "draft"]))
+            q += ("&" if q else "?") + "populate[articles][fields][0]=title&populate[parent][fields][0]=name&populate[children][fields][0]=name"
+            self.add("PUT", f"/api/categories/{r.choice(self.categories)}{q}", {"data": data})
+
+    def delete(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.5:
+            self.add("DELETE", f"/api/articles/{r.choice(self.docs)}{query(locale=r.choice([None, 'en', 'fr', '*']))}")
+        elif x < 0.7:
+            self.add("DELETE", f"/api/tags/{r.choice(self.tags)}")
+        elif x < 0.85:
+            self.add("DELETE", f"/api/authors/{r.choice(self.authors)}")
+        else:
+            self.add("DELETE", f"/api/categories/{r.choice(self.categories)}")
+
+    def read(self):
+        r = self.rng
+        x = r.random()
+        if x < 0.4:
+            q = query(locale=self.pick_locale(), status=self.status())
+            q += ("&" if q else "?") + "populate[tags][fields][0]=name&populate[author][fields][0]=name&populate[category][fields][0]=name"
+            self.add("GET", f"/api/articles/{r.choice(self.docs)}{q}")
+        elif x < 0.6:
+            q = query(locale=self.pick_locale(), status=self.status())
+            q += ("&" if q else "?") + "populate[articles][fields][0]=title&populate[articles][fields][1]=locale"
+            self.add("GET", f"/api/tags/{r.choice(self.tags)}{q}")
+        elif x < 0.8:
+            q = query(status=self.status())
+            q += ("&" if q else "?") + "populate[articles][fields][0]=title&populate[mentor][fields][0]=name"
+            self.add("GET", f"/api/authors/{r.choice(self.authors)}{q}")
+        else:
+            q = query(status=self.status())
+            q += ("&" if q else "?") + "populate[articles][fields][0]=title&populate[parent][fields][0]=name&populate[children][fields][0]=name"
+            self.add("GET", f"/api/categories/{r.choice(self.categories)}{q}")
+
+    def listing(self):
+        q = query(locale=self.rng.choice(["en", "fr", "*"]), status=self.rng.choice(["draft", "published"]),
+                  **{"sort[0]": "title", "sort[1]": "locale", "fields[0]": "title",
+                     "populate[tags][fields][0]": "name", "populate[author][fields][0]": "name"})
+        self.add("GET", f"/api/articles{q}")
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "components": (Components, "blog"),
@@ -759,6 +963,7 @@ GENERATORS = {
     "single-type": (SingleType, "ext"),
     "i18n-model": (I18nModel, "i18n"),
     "graphql-i18n": (GraphqlI18n, "i18n"),
+    "relations": (Relations, "blog"),
 }
 
 

@@ -328,7 +328,11 @@ fn section_difference(path: &str, expected: &Value, actual: &Value) -> Option<St
         let first = missing
             .first()
             .map(|k| format!("; first missing {}", short(&e[*k])))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            + &extra
+                .first()
+                .map(|k| format!("; first unexpected {}", short(&a[*k])))
+                .unwrap_or_default();
         let list = |keys: &[&String]| {
             let shown: Vec<&str> = keys.iter().take(8).map(|k| k.as_str()).collect();
             match keys.len() {

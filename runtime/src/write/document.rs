@@ -36,8 +36,8 @@ use super::order::Validated;
 use super::relations;
 use super::relations_store::{names_documents_only, relations_store};
 use crate::schema::{
-    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, RelationKind, RelationSide,
-    RelationStorage, ScalarType, Schema, SchemaId,
+    AttrId, Attribute, AttributeKind, ColumnRole, LinkTable, Model, Relation, RelationKind,
+    RelationSide, RelationStorage, ScalarType, Schema, SchemaId,
 };
 use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
@@ -966,14 +966,37 @@ impl<'a> DocumentWrite<'a> {
     /// Whether `t` (a link table seen from its target end) is the inverse side of one of
     /// this schema's attributes.
     fn mapped_here(&self, t: &Touching<'_>) -> bool {
-        self.schema.attributes.iter().any(|a| {
-            matches!(&a.kind, AttributeKind::Relation(r) if matches!(
-                &r.storage,
-                RelationStorage::MappedBy { owner, owner_attribute }
-                    if *owner == t.owner
-                        && self.model.schema(*owner).attributes.get(owner_attribute.index())
-                            .is_some_and(|oa| oa.name == t.attribute)
-            ))
+        self.mapping_relation(t).is_some()
+    }
+
+    /// Whether the attribute of this schema that is the inverse side of `t` relates a row
+    /// to one row (the mapped side of a `oneToOne`, or a `manyToOne` mapped by a
+    /// `oneToMany`).
+    fn mapped_to_one(&self, t: &Touching<'_>) -> bool {
+        self.mapping_relation(t)
+            .is_some_and(|r| !r.kind.is_to_many())
+    }
+
+    /// This schema's relation that is the inverse side of `t`, if any.
+    fn mapping_relation(&self, t: &Touching<'_>) -> Option<&'a Relation> {
+        self.schema.attributes.iter().find_map(|a| match &a.kind {
+            AttributeKind::Relation(r) => match &r.storage {
+                RelationStorage::MappedBy {
+                    owner,
+                    owner_attribute,
+                } if *owner == t.owner
+                    && self
+                        .model
+                        .schema(*owner)
+                        .attributes
+                        .get(owner_attribute.index())
+                        .is_some_and(|oa| oa.name == t.attribute) =>
+                {
+                    Some(r)
+                }
+                _ => None,
+            },
+            _ => None,
         })
     }
 
@@ -1000,8 +1023,15 @@ impl<'a> DocumentWrite<'a> {
                     let keeps_draft_order =
                         !own_kind && self.first_publish_keeps_order(carried, t.owner, t.attribute);
                     let old = carried.owned(&lt.table);
+                    let mut links = self.rows.links(lt, End::Owner, draft)?;
+                    if self.owner_has_one(&t) {
+                        match own_kind {
+                            false => keep_shown_to_one(&mut links),
+                            true => shown_to_one_first(&mut links),
+                        }
+                    }
                     let mut place = 0.0;
-                    for l in self.rows.links(lt, End::Owner, draft)? {
+                    for l in links {
                         let Some(other) = self.row_in_state(target, l.other, true)? else {
                             continue;
                         };
@@ -1035,8 +1065,12 @@ impl<'a> DocumentWrite<'a> {
                     let old = carried.incoming(&lt.table);
                     let single_owner = self.owner_has_one(&t);
                     let own_kind = t.owner == self.schema.id;
+                    let mut links = self.rows.links(lt, End::Target, draft)?;
+                    if !own_kind && self.mapped_to_one(&t) {
+                        keep_shown_to_one(&mut links);
+                    }
                     let mut place = 0.0;
-                    for l in self.rows.links(lt, End::Target, draft)? {
+                    for l in links {
                         // A row linked to itself (a category its own parent): the owning
                         // side above has copied that link already.
                         if own_kind && l.other == draft {
@@ -2747,4 +2781,34 @@ fn attribute_value(
     let a = schema.attributes.get(attr.index())?;
     let default = a.default.as_ref()?;
     super::input::default_value(a, default)
+}
+
+/// Keeps, of a draft's links through a to-one relation, the one a read of the draft shows.
+///
+/// Strapi publishes a draft from a read of it (`publish` in the document service's
+/// `repository.js` populates the draft, then creates the published row from what it read),
+/// and a read of a to-one shows one row: the first of its statement, which has no order
+/// (`XtoOne` in `@strapi/database`'s `populate/apply.js`). A draft can hold several links
+/// through a to-one, since a creation keeps every entry of a `connect`; the published row
+/// then gets one link, to the published version of the row strata's read shows (the lowest
+/// target id, as `related_select` orders a relation without an order column), or none
+/// when that row has no published version.
+fn keep_shown_to_one(links: &mut Vec<LinkRow>) {
+    shown_to_one_first(links);
+    links.truncate(1);
+}
+
+/// Moves the link a read of the draft shows ([`keep_shown_to_one`]) to the front, the
+/// others keeping their order: a self-relation's publish makes that pair first (the
+/// published row's creation), then Strapi's self-relation sync adds the draft's other
+/// pairs (`self-referential-relations.js`), so a to-one to its own type can hold several.
+fn shown_to_one_first(links: &mut [LinkRow]) {
+    if let Some(i) = links
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, l)| l.other)
+        .map(|(i, _)| i)
+    {
+        links[..=i].rotate_right(1);
+    }
 }
