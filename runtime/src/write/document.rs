@@ -57,6 +57,14 @@ pub enum LocaleScope {
     All,
 }
 
+/// A new localization's data as Strapi validates it ([`DocumentWrite::new_localization`]).
+pub struct CreationData {
+    /// The request's data with the non-localized attributes it leaves nil copied in.
+    pub data: Map<String, Value>,
+    /// That data as its errors show it.
+    pub shown: Value,
+}
+
 /// One document write inside one transaction.
 pub struct DocumentWrite<'a> {
     rows: Rows<'a>,
@@ -66,7 +74,7 @@ pub struct DocumentWrite<'a> {
     /// The request's data as some of Strapi's errors show it.
     shown: Option<&'a Value>,
     /// The data of a new localization as Strapi validates it, once it is known that the
-    /// update makes one ([`Self::new_localization_shown`]); shown in `shown`'s place.
+    /// update makes one ([`Self::new_localization`]); shown in `shown`'s place.
     creation_shown: RefCell<Option<Value>>,
     /// The default locale (relations from a type that is not localized go to it).
     default_locale: &'a str,
@@ -334,20 +342,21 @@ impl<'a> DocumentWrite<'a> {
 
     /// The data Strapi validates a new localization of `document_id` with, and shows in
     /// its errors: its update turns into a creation (`copyNonLocalizedFields`) of the
-    /// request's data with the `documentId`, and each non-localized scalar the data leaves
-    /// `null` or out taken from the localization source (i18n's
-    /// `fillNonLocalizedAttributes`), cast as a creation's. Kept for this write's errors.
-    /// (Non-localized media and components are copied too, but not shown here.)
+    /// request's data with each non-localized attribute the data leaves `null` or out
+    /// taken from the localization source (i18n's `fillNonLocalizedAttributes`): scalars,
+    /// and media, components and zones ([`Self::copied_parts`]). The errors show it with
+    /// the `documentId`, cast as a creation's; that is kept for this write's errors.
     /// `source` is the row the values are copied from ([`Rows::localization_source`]).
-    pub fn new_localization_shown(
+    pub fn new_localization(
         &self,
         document_id: &str,
         given: &Map<String, Value>,
         locale: Option<&str>,
         source: Option<i64>,
-    ) -> Result<Value, WriteError> {
+    ) -> Result<CreationData, WriteError> {
         let mut data = given.clone();
-        data.insert("documentId".into(), Value::String(document_id.to_string()));
+        let mut shown = given.clone();
+        shown.insert("documentId".into(), Value::String(document_id.to_string()));
         if let Some(source) = source {
             let non_localized = self
                 .schema
@@ -355,16 +364,21 @@ impl<'a> DocumentWrite<'a> {
                 .iter()
                 .filter(|a| self.is_non_localized(a));
             let columns = shown_scalar_columns(non_localized);
-            let copied = self.rows.shown_row(self.schema, source, &columns)?;
-            for (name, value) in copied.into_iter().flatten() {
+            let mut copied = self
+                .rows
+                .shown_row(self.schema, source, &columns)?
+                .unwrap_or_default();
+            copied.extend(self.copied_parts(source)?);
+            for (name, value) in copied {
                 if data.get(&name).is_none_or(Value::is_null) {
-                    data.insert(name, value);
+                    data.insert(name.clone(), value.clone());
+                    shown.insert(name, value);
                 }
             }
         }
-        let shown = super::shown_data(self.model, self.schema, &data, locale, self.now, true);
+        let shown = super::shown_data(self.model, self.schema, &shown, locale, self.now, true);
         *self.creation_shown.borrow_mut() = Some(shown.clone());
-        Ok(shown)
+        Ok(CreationData { data, shown })
     }
 
     fn table(&self) -> &str {
@@ -386,6 +400,123 @@ impl<'a> DocumentWrite<'a> {
         };
         self.publish_if_asked(&document_id, locale, status, version)?;
         Ok(document_id)
+    }
+
+    /// The non-localized media, components and zones of row `source`, as i18n's
+    /// `fillNonLocalizedAttributes` copies them into a new localization's data (the
+    /// populated values without their ids, files as their ids: `normalizeMediaIds`),
+    /// written as a request gives them: files as ids, a component's relations as
+    /// documentIds (the transform maps both to the rows the copies link: a localized
+    /// target's row in the new locale), every attribute of a component present (`null`,
+    /// or `[]` for a list, when empty).
+    fn copied_parts(&self, source: i64) -> Result<Map<String, Value>, WriteError> {
+        let mut out = Map::new();
+        let attrs: Vec<&Attribute> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| !matches!(a.kind, AttributeKind::Scalar(_)) && self.is_non_localized(a))
+            .collect();
+        if attrs.is_empty() {
+            return Ok(out);
+        }
+        let files = self.rows.media_of(self.schema, source)?;
+        let links = self.rows.components_of(self.schema, source)?;
+        for a in attrs {
+            let value = match &a.kind {
+                AttributeKind::Media(m) => files_given(&files, &a.name, m.multiple),
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    self.instances_given(a, &links)?
+                }
+                AttributeKind::Scalar(_) | AttributeKind::Relation(_) => continue,
+            };
+            out.insert(a.name.clone(), value);
+        }
+        Ok(out)
+    }
+
+    /// The instances of component or zone attribute `a` among `links` (a row's
+    /// `_cmps` links) as a request gives them ([`Self::copied_parts`]): an object or
+    /// `null` for a single component, a list otherwise; a zone's items with their
+    /// `__component`, those of components it does not list left out (a read leaves them
+    /// out).
+    fn instances_given(&self, a: &Attribute, links: &[ComponentLink]) -> Result<Value, WriteError> {
+        let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
+        let mut items = Vec::new();
+        for l in links.iter().filter(|l| l.field == a.name) {
+            let Some(cs) = self.model.by_uid(&l.component_type) else {
+                continue;
+            };
+            let listed = match &a.kind {
+                AttributeKind::DynamicZone(z) => z.components.contains(&cs.id),
+                _ => true,
+            };
+            if listed && let Some(item) = self.component_given(cs, l.cmp_id, zone)? {
+                items.push(item);
+            }
+        }
+        Ok(match &a.kind {
+            AttributeKind::Component(c) if !c.repeatable => {
+                items.into_iter().next().unwrap_or(Value::Null)
+            }
+            _ => Value::Array(items),
+        })
+    }
+
+    /// Component row `id` of `cs` as a request gives it ([`Self::copied_parts`]);
+    /// `None` when the row does not exist.
+    fn component_given(
+        &self,
+        cs: &Schema,
+        id: i64,
+        in_zone: bool,
+    ) -> Result<Option<Value>, WriteError> {
+        let columns = shown_scalar_columns(cs.attributes.iter());
+        let Some(scalars) = self.rows.shown_row(cs, id, &columns)? else {
+            return Ok(None);
+        };
+        let mut o = Map::new();
+        if in_zone {
+            o.insert("__component".into(), Value::from(cs.uid.as_str()));
+        }
+        o.extend(scalars);
+        let files = self.rows.media_of(cs, id)?;
+        let nested = self.rows.components_of(cs, id)?;
+        for a in &cs.attributes {
+            let value = match &a.kind {
+                AttributeKind::Scalar(_) => continue,
+                AttributeKind::Media(m) => files_given(&files, &a.name, m.multiple),
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    self.instances_given(a, &nested)?
+                }
+                AttributeKind::Relation(r) => self.targets_given(r, id)?,
+            };
+            o.insert(a.name.clone(), value);
+        }
+        Ok(Some(Value::Object(o)))
+    }
+
+    /// The targets of relation `r` of component row `id` as documentIds: a to-one's the
+    /// one a read shows ([`keep_shown_to_one`]) or `null`, a to-many's in their order.
+    fn targets_given(&self, r: &Relation, id: i64) -> Result<Value, WriteError> {
+        let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage) else {
+            return Ok(Value::Null);
+        };
+        let target = self.model.schema(target);
+        let mut links = self.rows.links(lt, End::Owner, id)?;
+        if !r.kind.is_to_many() {
+            keep_shown_to_one(&mut links);
+        }
+        let mut documents = Vec::new();
+        for l in links {
+            if let Some((document_id, _)) = self.rows.identity(target, l.other)? {
+                documents.push(Value::String(document_id));
+            }
+        }
+        Ok(match r.kind.is_to_many() {
+            true => Value::Array(documents),
+            false => documents.into_iter().next().unwrap_or(Value::Null),
+        })
     }
 
     /// Checks `given` as the data of a new document (`parse` with `creation`): for an
@@ -501,8 +632,8 @@ impl<'a> DocumentWrite<'a> {
                 // A new localization: Strapi validates its data as a creation's, which
                 // takes the non-localized attributes of an existing row.
                 let source = self.rows.localization_source(self.schema, document_id)?;
-                self.new_localization_shown(document_id, given, locale, source)?;
-                self.check_as_creation(given)?;
+                let creation = self.new_localization(document_id, given, locale, source)?;
+                self.check_as_creation(&creation.data)?;
                 let inherited = match source {
                     Some(id) => self.shared_fields(id)?.for_nil_of(self.schema, given),
                     None => SharedFields::default(),
@@ -2781,6 +2912,19 @@ fn attribute_value(
     let a = schema.attributes.get(attr.index())?;
     let default = a.default.as_ref()?;
     super::input::default_value(a, default)
+}
+
+/// The files of media attribute `name` among `files` (a row's, in order) as a request
+/// gives them: a list of ids, or one id or `null`.
+fn files_given(files: &[MediaLink], name: &str, multiple: bool) -> Value {
+    let mut ids = files
+        .iter()
+        .filter(|m| m.field == name)
+        .map(|m| Value::from(m.file_id));
+    match multiple {
+        true => Value::Array(ids.collect()),
+        false => ids.next().unwrap_or(Value::Null),
+    }
 }
 
 /// Keeps, of a draft's links through a to-one relation, the one a read of the draft shows.

@@ -150,47 +150,12 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         phase: input::Phase::of_data(schema),
         creation: action == Action::Create,
     };
-    let values = match parse.parse_or_refuse() {
-        Ok(values) => values,
-        Err(refused) => {
-            // Strapi looks the document up before it validates: an update of one that
-            // does not exist is a 404 whatever its data (after its targets' documentIds).
-            let mut creation_shown = None;
-            if let (Action::Update, Some(id)) = (action, req.document_id) {
-                creation_shown = store.pool().write(|w| {
-                    let doc =
-                        document::DocumentWrite::new(w, store, schema, req.now_ms).showing(&shown);
-                    let versions = doc.existing_versions(id, &refused.input, locale.as_deref())?;
-                    let new_locale = schema.localized
-                        && versions
-                            .iter()
-                            .all(|v| v.locale.as_deref() != locale.as_deref());
-                    if !new_locale {
-                        return Ok(None);
-                    }
-                    let source =
-                        crate::store::rows::Rows::new(w, model).localization_source(schema, id)?;
-                    doc.new_localization_shown(id, req.data, locale.as_deref(), source)
-                        .map(Some)
-                })?;
-            }
-            // A new localization is validated as a creation, of the data it shows.
-            if let Some(creation_shown) = &creation_shown {
-                let parse = input::DataParse {
-                    shown: creation_shown,
-                    creation: true,
-                    ..parse
-                };
-                if let Err(refused) = parse.parse_or_refuse() {
-                    return Err(refusal(
-                        store,
-                        req,
-                        *refused,
-                        creation_shown,
-                        locale.as_deref(),
-                    ));
-                }
-            }
+    let values = match (parse.parse_or_refuse(), action, req.document_id) {
+        (Ok(values), ..) => values,
+        (Err(refused), Action::Update, Some(id)) => {
+            refused_update(store, req, id, &parse, *refused, locale.as_deref())?
+        }
+        (Err(refused), ..) => {
             return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
         }
     };
@@ -235,6 +200,57 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
 /// date message. The data the errors show gets its relations and media as the rows they
 /// name. Only a refusal whose data gives relations, media or unique values looks
 /// anything up (in a transaction of its own).
+/// An update of document `id` whose data `parse` refused: the refusal, unless the update
+/// makes a new localization. Strapi validates that as a creation of the data it copies
+/// (`copyNonLocalizedFields`, then `entries.create`), never as an update: its refusal
+/// shows that data, and a `null` the other locale fills (a required non-localized
+/// attribute) is no error. Then the write goes on with the request's values, those
+/// `null`s left out (the copy fills them: [`document::DocumentWrite::new_localization`]).
+/// Strapi looks the document up before it validates: an update of one that does not
+/// exist is a 404 whatever its data (after its targets' documentIds).
+fn refused_update(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    id: &str,
+    parse: &input::DataParse<'_>,
+    refused: input::Refused,
+    locale: Option<&str>,
+) -> Result<input::Input, WriteError> {
+    let schema = parse.schema;
+    let creation = store.pool().write(|w| {
+        let doc = document::DocumentWrite::new(w, store, schema, req.now_ms).showing(parse.shown);
+        let versions = doc.existing_versions(id, &refused.input, locale)?;
+        let new_locale = schema.localized && versions.iter().all(|v| v.locale.as_deref() != locale);
+        if !new_locale {
+            return Ok(None);
+        }
+        let source =
+            crate::store::rows::Rows::new(w, parse.model).localization_source(schema, id)?;
+        doc.new_localization(id, req.data, locale, source).map(Some)
+    })?;
+    let Some(creation) = creation else {
+        return Err(refusal(store, req, refused, parse.shown, locale));
+    };
+    let as_creation = input::DataParse {
+        data: &creation.data,
+        shown: &creation.shown,
+        creation: true,
+        ..*parse
+    };
+    if let Err(refused) = as_creation.parse_or_refuse() {
+        return Err(refusal(store, req, *refused, &creation.shown, locale));
+    }
+    let mut given = req.data.clone();
+    given.retain(|k, v| !(v.is_null() && creation.data.get(k).is_some_and(|c| !c.is_null())));
+    let as_update = input::DataParse {
+        data: &given,
+        ..*parse
+    };
+    as_update
+        .parse_or_refuse()
+        .map_err(|refused| refusal(store, req, *refused, &creation.shown, locale))
+}
+
 fn refusal(
     store: &Store,
     req: &WriteRequest<'_>,
