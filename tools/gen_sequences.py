@@ -23,6 +23,9 @@ Kinds:
                    values and missing files among them.
   graphql-components  the components work through GraphQL mutations and queries.
   graphql-i18n     the same work on the i18n model through GraphQL mutations and queries.
+  scalars          the edge model's `everything`: every scalar type from pools of valid,
+                   coercible and invalid values, several at once, in creates, updates and new
+                   localizations; reads of what was stored.
   relations        the blog model's relations from both sides (articles, tags, authors,
                    categories): shorthand, connect with positions, disconnect, set, longhand
                    entries, to-ones given several entries, invalid targets; reads of each side.
@@ -956,6 +959,114 @@ class Relations(Lifecycle):
         self.add("GET", f"/api/articles{q}")
 
 
+class Scalars(Lifecycle):
+    """Every scalar type of the edge model's `everything` (localized, draft and publish,
+    every rule): creates and updates whose values come from pools of valid, coercible and
+    invalid values (numbers as strings, booleans as words, dates in other formats, values
+    out of range, wrong types), several at once; new localizations; reads of what was
+    stored. What yup casts, what it refuses and in which order, and what is stored."""
+
+    POOLS = {
+        "text": ["plain", "", 5, True, "  spaced  ", None],
+        "richtext": ["# title", 12, None],
+        "email": ["a@b.co", "A@B.CO", "bad", " a@b.co", "", None, 5],
+        "password": ["longenough1", "short", 12345678, None],
+        "uid": ["my-uid", "bad uid!", "UPPER", "", None, "x-1"],
+        "kind": ["small", "large", "huge", "", None, 1],
+        "integer": [0, 100, 101, -1, "5", "5.5", 5.5, "abc", True, None, 1e2, " 7 ", [], "0x10"],
+        "biginteger": ["9007199254740993", 12, "12abc", -5, "1e3", 1.5, None, "-0"],
+        "float": [1.5, 1.6, -1.5, "0.5", "abc", 0, True, None, "1e0", -2],
+        "decimal": [1.25, "3.14159", "x", 1e-7, None, "12.50", -0.5],
+        "boolean": [True, False, "true", "false", 1, 0, "1", "0", "yes", "t", None, "TRUE", 2],
+        "date": ["2024-01-02", "2024-1-2", "2024-02-30", "20240102", "2024-01-02T10:00:00Z",
+                 1700000000000, "", None, "2024-13-01"],
+        "time": ["10:11:12", "10:11", "25:00:00", "10:11:12.345", "101112", 3600, None, ""],
+        "datetime": ["2024-01-02T03:04:05.678Z", "2024-01-02", "2024-01-02 03:04:05",
+                     "2024-01-02T03:04:05+02:00", 1700000000000, "not a date", None, ""],
+        "timestamp": ["2024-01-02T03:04:05.678Z", 1700000000000, "1700000000000", "yesterday", None],
+        "json": [{"x": 1}, [1, 2], "str", 5, None, True, {"nested": {"a": [None]}}],
+        "color": ["#fff", 5, None, ""],
+        "rating": [3, "3", 3.5, "x", None],
+        "internalNote": ["note", 7],
+    }
+    VALID = {
+        "text": "plain", "email": "a@b.co", "kind": "small", "integer": 7, "float": 0.5,
+        "decimal": 2.5, "boolean": False, "date": "2024-03-04", "time": "10:11:12",
+        "datetime": "2024-01-02T03:04:05.678Z", "json": {"k": [1]}, "rating": 4,
+    }
+
+    def __init__(self, rng, positions=False):
+        super().__init__(rng)
+        self.docs = []
+
+    def name(self):
+        self.serial += 1
+        return "Item " + "".join(chr(ord("a") + int(d)) for d in str(self.serial))
+
+    def values(self, valid):
+        r = self.rng
+        data = {}
+        for key in r.sample(sorted(self.POOLS), r.randint(1, 5)):
+            if valid:
+                if key in self.VALID:
+                    data[key] = self.VALID[key]
+            else:
+                data[key] = r.choice(self.POOLS[key])
+        return data
+
+    def parts(self, data):
+        data["pairs"] = [{"key": "k"}]
+        data["sections"] = [{"__component": "shared.pair", "key": "s"}]
+
+    def with_query(self, path, **params):
+        q = query(**params)
+        return path + q
+
+    def create(self):
+        r = self.rng
+        valid = r.random() < 0.4
+        data = {"string": self.name(), **self.values(valid)}
+        if r.random() < 0.9:
+            self.parts(data)
+        if r.random() < 0.1:
+            data["string"] = r.choice(["x", "Has 1 digit", 5])
+            valid = False
+        path = self.with_query("/api/everythings", locale=self.rng.choice([None, None, "fr"]),
+                               status=r.choice([None, "draft"]))
+        n = self.add("POST", path, {"data": data})
+        if valid and "pairs" in data:
+            self.docs.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        if not self.docs:
+            return self.create()
+        data = self.values(r.random() < 0.3)
+        if r.random() < 0.2:
+            data["string"] = self.name()
+        path = self.with_query(f"/api/everythings/{r.choice(self.docs)}", locale=self.pick_locale(2),
+                               status=r.choice([None, None, "draft"]))
+        self.add("PUT", path, {"data": data})
+
+    def delete(self):
+        if self.docs:
+            self.add("DELETE", f"/api/everythings/{self.rng.choice(self.docs)}{query(locale=self.rng.choice([None, 'fr', '*']))}")
+
+    def read(self):
+        if not self.docs:
+            return
+        q = query(locale=self.pick_locale(), status=self.status())
+        self.add("GET", f"/api/everythings/{self.rng.choice(self.docs)}{q}")
+
+    def listing(self):
+        q = query(locale=self.rng.choice(["en", "fr", "*"]), status=self.rng.choice(["draft", "published"]),
+                  **{"sort[0]": "string", "sort[1]": "locale"})
+        self.add("GET", f"/api/everythings{q}")
+
+    def operations(self):
+        return [(self.create, 4), (self.update, 6), (self.delete, 0.4), (self.read, 2), (self.listing, 0.4)]
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "components": (Components, "blog"),
@@ -964,6 +1075,7 @@ GENERATORS = {
     "i18n-model": (I18nModel, "i18n"),
     "graphql-i18n": (GraphqlI18n, "i18n"),
     "relations": (Relations, "blog"),
+    "scalars": (Scalars, "edge"),
 }
 
 

@@ -188,6 +188,10 @@ pub fn stored_expr(dialect: Dialect, v: &StoredValue) -> Expr {
         StoredValue::Real(f) => Expr::val(*f),
         StoredValue::Text(t) => Expr::val(t.clone()),
         StoredValue::Blob(b) => Expr::val(b.clone()),
+        StoredValue::JsonBoolean(b) => match dialect {
+            Dialect::Mysql | Dialect::Sqlite => Expr::val(i64::from(*b)),
+            Dialect::Postgres => Expr::val(b.to_string()),
+        },
         StoredValue::Timestamp(ms) => match dialect {
             Dialect::Mysql => Expr::val(mysql_datetime(*ms)),
             Dialect::Sqlite | Dialect::Postgres => Expr::val(*ms),

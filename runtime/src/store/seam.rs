@@ -222,6 +222,10 @@ pub enum StoredValue {
     /// An instant, as epoch milliseconds: SQLite stores the integer (as Strapi does there),
     /// the server databases their timestamp type.
     Timestamp(i64),
+    /// A JSON attribute's value that is a bare boolean. Strapi hands it to the driver as it
+    /// is: SQLite's and MySQL's bind it as the number 1 or 0 (a JSON `1` read back), and
+    /// PostgreSQL's as the JSON text `true` or `false`.
+    JsonBoolean(bool),
 }
 
 /// A statement that changes rows.

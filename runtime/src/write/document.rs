@@ -2880,6 +2880,7 @@ fn push_to(o: &mut Map<String, Value>, key: &str, value: Value) {
 fn stored_json(v: &StoredValue) -> Value {
     match v {
         StoredValue::Null | StoredValue::Blob(_) => Value::Null,
+        StoredValue::JsonBoolean(b) => Value::Bool(*b),
         StoredValue::Integer(i) | StoredValue::Timestamp(i) => Value::from(*i),
         StoredValue::Real(f) => Value::from(*f),
         StoredValue::Text(t) => Value::String(t.clone()),

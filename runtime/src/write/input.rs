@@ -945,15 +945,19 @@ fn scalar(
         }
         ScalarType::Integer => {
             let x = js_cast_number(v).ok_or_else(|| cast_failure(path, v))?;
+            // yup's tests see the cast number, and their errors show it (`"5.5"` as 5.5).
+            let cast = super::yup::cast_changes(ty, v);
+            let shown = cast.as_ref().unwrap_or(v);
             if x.fract() != 0.0 {
-                return Err(rule(path, "must be an integer".into(), v));
+                return Err(rule(path, "must be an integer".into(), shown));
             }
-            check_range(attr, x, path, v, phase)?;
+            check_range(attr, x, path, shown, phase)?;
             Ok(StoredValue::Integer(x as i64))
         }
         ScalarType::Float | ScalarType::Decimal => {
             let x = js_cast_number(v).ok_or_else(|| cast_failure(path, v))?;
-            check_range(attr, x, path, v, phase)?;
+            let cast = super::yup::cast_changes(ty, v);
+            check_range(attr, x, path, cast.as_ref().unwrap_or(v), phase)?;
             Ok(StoredValue::Real(x))
         }
         ScalarType::BigInteger => {
@@ -993,9 +997,11 @@ fn scalar(
         ScalarType::DateTime | ScalarType::Timestamp => datetime(v).map_err(Fail::Date),
         ScalarType::Time => time(v).map_err(Fail::Date),
         // A JSON string is stored as its text, not as JSON (Strapi hands it to the driver
-        // as is: SQLite keeps it, PostgreSQL and MySQL refuse it as JSON).
+        // as is: SQLite keeps it, PostgreSQL and MySQL refuse it as JSON), and a bare
+        // boolean as the driver binds it (`StoredValue::JsonBoolean`).
         ScalarType::Json => Ok(match v {
             Value::String(s) => StoredValue::Text(s.clone()),
+            Value::Bool(b) => StoredValue::JsonBoolean(*b),
             other => StoredValue::Text(other.to_string()),
         }),
         ScalarType::Enumeration { values } => enumeration(values, v, path),
@@ -1080,7 +1086,9 @@ pub fn publish_failures(
             StoredValue::Integer(i) => Value::from(*i),
             StoredValue::Real(f) => Value::from(*f),
             // Dates, times and bytes have no rule of the published version.
-            StoredValue::Timestamp(_) | StoredValue::Blob(_) => continue,
+            StoredValue::Timestamp(_) | StoredValue::Blob(_) | StoredValue::JsonBoolean(_) => {
+                continue;
+            }
         };
         let checked = match ty {
             // Stored text of these types is taken back as it is (a bcrypt hash, JSON).

@@ -352,6 +352,7 @@ pub(super) fn value(v: &StoredValue) -> Value {
         StoredValue::Real(f) => Value::Double(*f),
         StoredValue::Text(t) => Value::Bytes(t.clone().into_bytes()),
         StoredValue::Blob(b) => Value::Bytes(b.clone()),
+        StoredValue::JsonBoolean(b) => Value::Int(i64::from(*b)),
     }
 }
 

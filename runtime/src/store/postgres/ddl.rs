@@ -403,5 +403,6 @@ pub(super) fn param(v: &StoredValue) -> Param {
         StoredValue::Real(f) => Param::Float(*f),
         StoredValue::Text(t) => Param::Text(t.clone()),
         StoredValue::Blob(b) => Param::Bytes(b.clone()),
+        StoredValue::JsonBoolean(b) => Param::Text(b.to_string()),
     }
 }

@@ -1197,9 +1197,12 @@ fn encode_numeric(text: &str, out: &mut BytesMut) -> Result<(), ()> {
     } else {
         text.trim_start_matches('+').to_string()
     };
-    if plain.contains(['e', 'E']) {
-        return Err(());
-    }
+    // JavaScript writes small and large numbers with an exponent (`1e-7`), which
+    // PostgreSQL's own `numeric` input reads as the plain decimal (`0.0000001`).
+    let plain = match plain.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => without_exponent(mantissa, exponent).ok_or(())?,
+        None => plain,
+    };
     let (neg, body) = match plain.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, plain.as_str()),
@@ -1243,9 +1246,51 @@ fn encode_numeric(text: &str, out: &mut BytesMut) -> Result<(), ()> {
     Ok(())
 }
 
+/// `mantissa` × 10^`exponent` as plain decimal text (`1.5`, `-3` → `0.0015`), with the
+/// scale PostgreSQL's `numeric` input gives it: the mantissa's decimals less the exponent.
+fn without_exponent(mantissa: &str, exponent: &str) -> Option<String> {
+    let exponent: i64 = exponent.trim_start_matches('+').parse().ok()?;
+    let (sign, body) = match mantissa.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", mantissa.trim_start_matches('+')),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || exponent.abs() > 1000 {
+        return None;
+    }
+    // The position of the decimal point within `digits`.
+    let point = i64::try_from(int.len()).ok()? + exponent;
+    let len = i64::try_from(digits.len()).ok()?;
+    let text = if point <= 0 {
+        let zeros = usize::try_from(-point).ok()?;
+        format!("0.{}{digits}", "0".repeat(zeros))
+    } else if point >= len {
+        let zeros = usize::try_from(point - len).ok()?;
+        format!("{digits}{}", "0".repeat(zeros))
+    } else {
+        let at = usize::try_from(point).ok()?;
+        format!("{}.{}", &digits[..at], &digits[at..])
+    };
+    Some(format!("{sign}{text}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponents_become_plain_decimals() {
+        assert_eq!(without_exponent("1", "-7").as_deref(), Some("0.0000001"));
+        assert_eq!(without_exponent("-2.5", "-3").as_deref(), Some("-0.0025"));
+        assert_eq!(
+            without_exponent("1.5", "+21").as_deref(),
+            Some("1500000000000000000000")
+        );
+        assert_eq!(without_exponent("12.345", "1").as_deref(), Some("123.45"));
+        assert_eq!(round_trip("1e-7"), "0.0000001");
+        assert_eq!(without_exponent("x", "1"), None);
+    }
 
     fn round_trip(text: &str) -> String {
         let mut buf = BytesMut::new();

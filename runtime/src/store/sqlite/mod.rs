@@ -679,6 +679,7 @@ impl rusqlite::ToSql for Bound<'_> {
             StoredValue::Real(f) => ValueRef::Real(*f),
             StoredValue::Text(t) => ValueRef::Text(t.as_bytes()),
             StoredValue::Blob(b) => ValueRef::Blob(b),
+            StoredValue::JsonBoolean(b) => ValueRef::Integer(i64::from(*b)),
         }))
     }
 }
