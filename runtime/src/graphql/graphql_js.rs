@@ -611,9 +611,10 @@ pub fn reaches_unknown_fragment(doc: &ExecutableDocument, max: usize) -> bool {
 }
 
 /// graphql-js's `coerceVariableValues` for the operation the request runs: each error
-/// as Apollo answers it (`BAD_USER_INPUT`, at the variable's definition). Only the
-/// specification's scalars and the schema's enums and input objects are checked; Strapi's
-/// own scalars accept what they are given here.
+/// as Apollo answers it (`BAD_USER_INPUT`, at the variable's definition). The
+/// specification's scalars, the plugin's `Date`, `DateTime` and `Time`
+/// ([`super::scalars`]), and the schema's enums and input objects are checked; its other
+/// scalars (`JSON`, `Long`, a zone's input) accept what they are given here.
 pub fn variable_errors(
     reg: &Registry,
     doc: &ExecutableDocument,
@@ -788,7 +789,13 @@ fn coerce(
                 ("ID", Value::String(_)) => return,
                 ("ID", Value::Number(n)) if n.as_i64().is_some() => return,
                 ("ID", _) => format!("ID cannot represent value: {text}"),
-                _ => return,
+                (scalar, value) => match super::scalars::value_refusal(scalar, value) {
+                    Some(super::scalars::Refusal::AsIs(message)) => message,
+                    Some(super::scalars::Refusal::Wrapped(message)) => {
+                        format!("Expected type \"{scalar}\". {message}")
+                    }
+                    None => return,
+                },
             };
             report(found, path, value, message);
         }

@@ -1,7 +1,7 @@
 //! A mutation's `data` argument as the REST body's `data`: what Strapi's GraphQL plugin
 //! hands its document service, so that one write path serves both faces.
 //!
-//! Three things differ from the JSON a REST client sends:
+//! Four things differ from the JSON a REST client sends:
 //! * an enumeration is given by its GraphQL name (`toRegressedEnumValue` of the value);
 //!   graphql-js hands the resolver the value itself, so the name is mapped back;
 //! * a dynamic zone's items are `<Zone>Input` scalars naming their component by
@@ -12,7 +12,9 @@
 //!   caller may not `find` is dropped without an error (`removeRestrictedRelations`),
 //!   in components and zone items too, where REST refuses it as `Invalid key`; and a
 //!   zone item's keys that its component does not have are ignored, not refused
-//!   (`WriteRequest::refuses_unknown_keys` is off for GraphQL).
+//!   (`WriteRequest::refuses_unknown_keys` is off for GraphQL);
+//! * a `DateTime` is an instant already (its scalar parsed the text), so a lower-case
+//!   `t` or `z` the scalar took is taken here too.
 //!
 //! Everything else (relations as document ids, media as file ids, components with their
 //! `id`, scalars) is already the REST shape.
@@ -90,6 +92,14 @@ impl Convert<'_> {
                     }
                 }
                 AttrShape::Zone(members) => self.zone(members, value)?,
+                // graphql-scalars' `DateTime` hands on an instant (`new Date` of a text
+                // its validation took, `t` and `z` in any case); the same text upper-cased
+                // names it, as the write's parser reads instants.
+                AttrShape::Scalar("DateTime") if typed => {
+                    if let Value::String(text) = value {
+                        text.make_ascii_uppercase();
+                    }
+                }
                 _ => {}
             }
         }

@@ -14,6 +14,7 @@ use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection}
 
 use super::graphql_js::{self as js, Located};
 use super::ir::{Kind, Registry, Ty};
+use super::scalars::{Literal, Refusal, literal_refusal};
 use super::view::View;
 
 /// What a walk reads: the types, the zones' members, the document's text.
@@ -31,8 +32,10 @@ pub struct Literals<'a> {
 pub struct Found {
     /// graphql-js's messages and locations, in its order.
     pub errors: Vec<Located>,
-    /// Whether one of them is a zone item's (which async-graphql's validation misses).
-    pub zone: bool,
+    /// Whether one of them is one that async-graphql's validation misses: a zone item's,
+    /// a value the plugin's own scalars refuse ([`super::scalars`]), an `Int` past 32
+    /// bits, an enumeration given a string. The walk's errors then answer alone.
+    pub missed: bool,
     /// Where the names of the arguments walked are (line, column), as async-graphql's
     /// errors of their values point.
     pub arguments: Vec<(usize, usize)>,
@@ -160,6 +163,7 @@ impl Literals<'_> {
                     && !raw.starts_with(|c: char| c.is_ascii_digit())
                     && !matches!(raw, "true" | "false");
                 if !bare {
+                    found.missed = true;
                     found.errors.push((
                         format!(
                             "Enum \"{name}\" cannot represent non-enum value: {raw}.{}",
@@ -181,14 +185,39 @@ impl Literals<'_> {
             Some(Kind::Scalar { .. }) => {
                 if let Some(members) = self.view.zone_input_members(name) {
                     self.zone_item(at, raw, ty, &members, found);
+                } else if let Some(refusal) = self.scalar_refusal(at, raw, name) {
+                    let message = match refusal {
+                        Refusal::AsIs(message) => message,
+                        Refusal::Wrapped(message) => format!(
+                            "Expected value of type \"{}\", found {raw}; {message}",
+                            js::type_text(ty)
+                        ),
+                    };
+                    found.errors.push((message, here));
+                    found.missed = true;
                 }
             }
             None => {
-                if let Some(message) = builtin_scalar(name, raw) {
+                if let Some((message, missed)) = builtin_scalar(name, raw) {
                     found.errors.push((message, here));
+                    found.missed |= missed;
                 }
             }
         }
+    }
+
+    /// What the plugin's scalar `name` says of the literal `raw` at `at`.
+    fn scalar_refusal(&self, at: usize, raw: &str, name: &str) -> Option<Refusal> {
+        if raw.starts_with('"') {
+            let text = string_literal(self.source, at)?;
+            return literal_refusal(name, &Literal::String(&text));
+        }
+        // `'value' in ast && ast.value`: a list or an object has no value.
+        let value = match raw.starts_with(['[', '{']) {
+            true => "false",
+            false => raw,
+        };
+        literal_refusal(name, &Literal::Other(value))
     }
 
     /// A zone item: an object whose `__typename` names a component (`parseData`); not
@@ -201,7 +230,7 @@ impl Literals<'_> {
         );
         if !raw.starts_with('{') {
             found.errors.push((format!("{expected}."), here));
-            found.zone = true;
+            found.missed = true;
             return;
         }
         let typename = object_fields(self.source, at)
@@ -218,30 +247,33 @@ impl Literals<'_> {
             ),
             here,
         ));
-        found.zone = true;
+        found.missed = true;
     }
 }
 
-/// The message of a built-in scalar's `parseLiteral` for a literal it does not take.
-fn builtin_scalar(name: &str, raw: &str) -> Option<String> {
+/// The message of a built-in scalar's `parseLiteral` for a literal it does not take, and
+/// whether async-graphql's validation misses it (an `Int` past 32 bits).
+fn builtin_scalar(name: &str, raw: &str) -> Option<(String, bool)> {
     let string = raw.starts_with('"');
     let integer = !raw.contains(['.', 'e', 'E']) && raw.parse::<i128>().is_ok();
     let number = integer || (!string && raw.parse::<f64>().is_ok() && raw != "NaN");
-    match name {
-        "String" if !string => Some(format!("String cannot represent a non string value: {raw}")),
-        "ID" if !string && !integer => Some(format!(
-            "ID cannot represent a non-string and non-integer value: {raw}"
-        )),
-        "Boolean" if !matches!(raw, "true" | "false") => Some(format!(
-            "Boolean cannot represent a non boolean value: {raw}"
-        )),
-        "Int" if !integer => Some(format!("Int cannot represent non-integer value: {raw}")),
-        "Int" if raw.parse::<i32>().is_err() => Some(format!(
-            "Int cannot represent non 32-bit signed integer value: {raw}"
-        )),
-        "Float" if !number => Some(format!("Float cannot represent non numeric value: {raw}")),
-        _ => None,
-    }
+    let message = match name {
+        "String" if !string => format!("String cannot represent a non string value: {raw}"),
+        "ID" if !string && !integer => {
+            format!("ID cannot represent a non-string and non-integer value: {raw}")
+        }
+        "Boolean" if !matches!(raw, "true" | "false") => {
+            format!("Boolean cannot represent a non boolean value: {raw}")
+        }
+        "Int" if !integer => format!("Int cannot represent non-integer value: {raw}"),
+        "Int" if raw.parse::<i32>().is_err() => {
+            let message = format!("Int cannot represent non 32-bit signed integer value: {raw}");
+            return Some((message, true));
+        }
+        "Float" if !number => format!("Float cannot represent non numeric value: {raw}"),
+        _ => return None,
+    };
+    Some((message, false))
 }
 
 /// The offsets of a list literal's items.

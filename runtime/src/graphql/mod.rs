@@ -26,6 +26,7 @@ pub mod literals;
 pub mod names;
 mod plugins;
 mod project;
+mod scalars;
 
 pub use plugins::OPERATORS as FILTER_OPERATORS;
 pub use project::{Plain, PlainQuery};

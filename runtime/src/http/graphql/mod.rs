@@ -386,15 +386,16 @@ async fn run(
     if !bad_variables.is_empty() {
         return before_auth(errors_response(StatusCode::BAD_REQUEST, bad_variables));
     }
-    // A zone item's literal that the plugin's `parseLiteral` refuses fails validation;
-    // async-graphql's takes any object for the scalar.
+    // A literal that the plugin's scalars refuse (a zone item's, a date's) fails
+    // validation; async-graphql's takes any value for a custom scalar, and misses an
+    // `Int` past 32 bits and an enumeration given a string (`Found::missed`).
     let literals = graphql::literals::Literals {
         registry: &gql.registry,
         view: &gql.view,
         source: &request.query,
     }
     .root_arguments(doc, request.operation_name.as_deref());
-    if literals.zone {
+    if literals.missed {
         return before_auth(errors_response(
             StatusCode::BAD_REQUEST,
             walked_errors(&literals),
