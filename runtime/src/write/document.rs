@@ -443,15 +443,8 @@ impl<'a> DocumentWrite<'a> {
     fn instances_given(&self, a: &Attribute, links: &[ComponentLink]) -> Result<Value, WriteError> {
         let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
         let mut items = Vec::new();
-        for l in links.iter().filter(|l| l.field == a.name) {
-            let Some(cs) = self.model.by_uid(&l.component_type) else {
-                continue;
-            };
-            let listed = match &a.kind {
-                AttributeKind::DynamicZone(z) => z.components.contains(&cs.id),
-                _ => true,
-            };
-            if listed && let Some(item) = self.component_given(cs, l.cmp_id, zone)? {
+        for (cs, l) in self.listed_instances(a, links) {
+            if let Some(item) = self.component_given(cs, l.cmp_id, zone)? {
                 items.push(item);
             }
         }
@@ -789,15 +782,8 @@ impl<'a> DocumentWrite<'a> {
         for a in attrs {
             let mut list = Vec::new();
             let mut values = Vec::new();
-            for l in links.iter().filter(|l| l.field == a.name) {
-                let Some(cs) = self.model.by_uid(&l.component_type) else {
-                    continue;
-                };
-                let listed = match &a.kind {
-                    AttributeKind::DynamicZone(z) => z.components.contains(&cs.id),
-                    _ => true,
-                };
-                if !listed || !self.rows.row_exists(cs, l.cmp_id)? {
+            for (cs, l) in self.listed_instances(a, &links) {
+                if !self.rows.row_exists(cs, l.cmp_id)? {
                     continue;
                 }
                 list.push((cs.id, l.cmp_id));
@@ -807,6 +793,28 @@ impl<'a> DocumentWrite<'a> {
             shared.content.push(Value::Array(values));
         }
         Ok(shared)
+    }
+
+    /// The links among `links` (a row's `_cmps` links) that fill component or zone
+    /// attribute `a`, with their component: a zone's items of components it does not
+    /// list are left out, as a read leaves them out.
+    fn listed_instances<'l>(
+        &self,
+        a: &'l Attribute,
+        links: &'l [ComponentLink],
+    ) -> impl Iterator<Item = (&'a Schema, &'l ComponentLink)> + 'l
+    where
+        'a: 'l,
+    {
+        let model = self.model;
+        links
+            .iter()
+            .filter(move |l| l.field == a.name)
+            .filter_map(move |l| Some((model.by_uid(&l.component_type)?, l)))
+            .filter(move |(cs, _)| match &a.kind {
+                AttributeKind::DynamicZone(z) => z.components.contains(&cs.id),
+                _ => true,
+            })
     }
 
     /// What Strapi's i18n compares of a component instance (`removeIds` of its populated
