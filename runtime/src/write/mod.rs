@@ -192,14 +192,6 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
     })
 }
 
-/// Strapi's answer to a data that pass 2 refused, in Strapi's order: a documentId that
-/// names nothing (its transform, before any validation); else yup's errors, with the
-/// `unique` tests of the values read among them (a type without draft and publish: its
-/// data is validated as published) and the relations check's count of row ids that name
-/// nothing last (a test of the data itself); else that count before the entity manager's
-/// date message. The data the errors show gets its relations and media as the rows they
-/// name. Only a refusal whose data gives relations, media or unique values looks
-/// anything up (in a transaction of its own).
 /// An update of document `id` whose data `parse` refused: the refusal, unless the update
 /// makes a new localization. Strapi validates that as a creation of the data it copies
 /// (`copyNonLocalizedFields`, then `entries.create`), never as an update: its refusal
@@ -251,6 +243,14 @@ fn refused_update(
         .map_err(|refused| refusal(store, req, *refused, &creation.shown, locale))
 }
 
+/// Strapi's answer to a data that pass 2 refused, in Strapi's order: a documentId that
+/// names nothing (its transform, before any validation); else yup's errors, with the
+/// `unique` tests of the values read among them (a type without draft and publish: its
+/// data is validated as published) and the relations check's count of row ids that name
+/// nothing last (a test of the data itself); else that count before the entity manager's
+/// date message. The data the errors show gets its relations and media as the rows they
+/// name. Only a refusal whose data gives relations, media or unique values looks
+/// anything up (in a transaction of its own).
 fn refusal(
     store: &Store,
     req: &WriteRequest<'_>,
