@@ -26,6 +26,10 @@ Kinds:
   scalars          the edge model's `everything`: every scalar type from pools of valid,
                    coercible and invalid values, several at once, in creates, updates and new
                    localizations; reads of what was stored.
+  shared           the shared model's guides, manuals and boards: shared (non-localized) components,
+                   zones, media and relations inside components, copied to new localizations and
+                   synced to the other locales by updates; localized ones beside them; deletes of
+                   one locale; reads.
   relations        the blog model's relations from both sides (articles, tags, authors,
                    categories): shorthand, connect with positions, disconnect, set, longhand
                    entries, to-ones given several entries, invalid targets; reads of each side.
@@ -1067,6 +1071,237 @@ class Scalars(Lifecycle):
         return [(self.create, 4), (self.update, 6), (self.delete, 0.4), (self.read, 2), (self.listing, 0.4)]
 
 
+class SharedModel(Lifecycle):
+    """The shared model: guides (localized, draft and publish) whose `code`, `cover`, `hero`,
+    `steps`, `extras` and `link` are shared by their locales, manuals (localized, no draft and
+    publish, a required shared `code`, `cover` and `hero`) and boards (neither). Creates in
+    several locales and states, new localizations that copy the shared parts, updates that set,
+    clear or edit them in place (by an `id` an earlier answer showed) and so sync them to the
+    other locales, media and relations inside components, deletes of one locale; reads."""
+
+    FILES = list(range(1, 10))
+    ARTICLES = ["article00000000000000001", "article00000000000000002", "article00000000000000025"]
+    GUIDE = ("populate[cover]=true&populate[hero][populate]=*&populate[steps][populate][detail][populate]=*"
+             "&populate[extras][populate]=*&populate[notes][populate]=*&populate[link][populate]=*"
+             "&populate[links][populate]=*")
+    MANUAL = "populate[cover]=true&populate[hero][populate]=*&populate[notes][populate]=*"
+    BOARD = "populate[top][populate]=*&populate[links][populate]=*"
+
+    def __init__(self, rng, positions=False):
+        super().__init__(rng)
+        self.docs = {"guides": [], "manuals": [], "boards": []}
+        self.answers = {"guides": [], "manuals": [], "boards": []}
+        self.locale = None   # the locale of the write being generated
+
+    def file(self, valid):
+        r = self.rng
+        if valid or r.random() < 0.7:
+            return r.choice(self.FILES)
+        return r.choice([999, "x", {"id": 2}])
+
+    def earlier_id(self, kind, path):
+        """`{{sN.data.<path>.id}}` of an earlier answer that showed a component at `path` (one
+        whose request set it), else None."""
+        shown = [n for n, paths in self.answers[kind] if path in paths]
+        if not shown:
+            return None
+        return f"{{{{s{self.rng.choice(shown)}.data.{path}.id}}}}"
+
+    @staticmethod
+    def component_paths(data):
+        """The paths of the components a valid write of `data` shows in its answer."""
+        paths = set()
+        for key, value in data.items():
+            if isinstance(value, dict):
+                paths.add(key)
+            elif isinstance(value, list):
+                paths.update(f"{key}.{i}" for i, v in enumerate(value) if isinstance(v, dict))
+        return paths
+
+    def panel(self, valid, kind=None, path=None):
+        r = self.rng
+        panel = {}
+        if r.random() < 0.8:
+            panel["label"] = f"p{self.serial}" if valid or r.random() < 0.6 else r.choice([5, ["x"]])
+        if r.random() < 0.4:
+            panel["picture"] = self.file(valid) if r.random() < 0.9 else None
+        if r.random() < 0.4:
+            panel["tag"] = r.choice(TAGS + ([] if valid else ["missing0000000000000000x"]))
+        if kind and r.random() < 0.2 and (earlier := self.earlier_id(kind, path)):
+            panel["id"] = earlier
+        return panel
+
+    def step(self, valid, kind, i):
+        r = self.rng
+        step = {"name": f"s{self.serial}.{i}"}
+        if r.random() < 0.4:
+            step["detail"] = self.panel(valid)
+        if r.random() < 0.15 and (earlier := self.earlier_id(kind, f"steps.{r.randint(0, 1)}")):
+            step["id"] = earlier
+        return step
+
+    def extra(self, valid, kind, i):
+        r = self.rng
+        if r.random() < 0.5:
+            item = {"__component": "sharing.panel", **self.panel(valid)}
+        else:
+            item = {"__component": "sharing.step", **self.step(valid, kind, i)}
+            item.pop("id", None)
+        if not valid and r.random() < 0.2:
+            item["__component"] = r.choice(["sharing.link", "sharing.nope"])
+        return item
+
+    def link(self, valid):
+        r = self.rng
+        link = {}
+        # A link's articles are looked up in the written locale: article 2 is English only,
+        # 25 has no German version.
+        articles = {"fr": self.ARTICLES[::2], "de": self.ARTICLES[:1]}.get(self.locale, self.ARTICLES)
+        if not valid:
+            articles = self.ARTICLES
+        if r.random() < 0.7:
+            link["label"] = f"l{self.serial}"
+        if r.random() < 0.5:
+            link["article"] = r.choice(articles + [None])
+        if r.random() < 0.5:
+            link["articles"] = r.sample(articles, r.randint(0, min(2, len(articles))))
+            if not valid and r.random() < 0.3:
+                link["articles"].append("missing0000000000000000x")
+        return link
+
+    def guide_data(self, create):
+        r = self.rng
+        self.serial += 1
+        valid = r.random() < 0.8
+        data = {}
+        if create or r.random() < 0.6:
+            data["title"] = f"guide {self.serial}"
+        if r.random() < 0.4:
+            data["code"] = f"c{self.serial}" if r.random() < 0.85 else None
+        if r.random() < 0.3:
+            data["cover"] = self.file(valid) if r.random() < 0.85 else None
+        if r.random() < 0.4:
+            data["hero"] = self.panel(valid, "guides", "hero") if r.random() < 0.85 else None
+        if r.random() < 0.35:
+            data["steps"] = [self.step(valid, "guides", i) for i in range(r.randint(0, 2))]
+        if r.random() < 0.35:
+            data["extras"] = [self.extra(valid, "guides", i) for i in range(r.randint(0, 2))]
+        if r.random() < 0.35:
+            data["notes"] = [self.panel(valid) for _ in range(r.randint(0, 2))]
+        if r.random() < 0.3:
+            data["link"] = self.link(valid) if r.random() < 0.85 else None
+        if r.random() < 0.25:
+            data["links"] = [self.link(valid) for _ in range(r.randint(0, 2))]
+        return data, valid
+
+    def manual_data(self, create):
+        r = self.rng
+        self.serial += 1
+        valid = r.random() < 0.8
+        data = {}
+        if create or r.random() < 0.5:
+            data["title"] = f"manual {self.serial}"
+        if (create and r.random() < 0.9) or r.random() < 0.3:
+            data["code"] = f"m{self.serial}" if r.random() < 0.9 else None
+        if (create and r.random() < 0.9) or r.random() < 0.3:
+            data["cover"] = self.file(valid) if r.random() < 0.9 else None
+        if (create and r.random() < 0.9) or r.random() < 0.3:
+            data["hero"] = self.panel(valid, "manuals", "hero") if r.random() < 0.9 else None
+        if r.random() < 0.3:
+            data["notes"] = [self.panel(valid) for _ in range(r.randint(0, 2))]
+        return data, valid
+
+    def board_data(self, create):
+        r = self.rng
+        self.serial += 1
+        valid = r.random() < 0.8
+        data = {}
+        if create or r.random() < 0.5:
+            data["name"] = f"board {self.serial}"
+        if r.random() < 0.5:
+            data["top"] = self.link(valid) if r.random() < 0.85 else None
+        if r.random() < 0.5:
+            data["links"] = [self.link(valid) for _ in range(r.randint(0, 3))]
+        return data, valid
+
+    def write(self, method, kind, doc, data, valid, **params):
+        full = {"guides": self.GUIDE, "manuals": self.MANUAL, "boards": self.BOARD}[kind]
+        extra = self.rng.choice([full, full, None, "populate=*"])
+        q = query(**params)
+        if extra:
+            q += ("&" if q else "?") + extra
+        path = f"/api/{kind}" + (f"/{doc}" if doc else "") + q
+        n = self.add(method, path, {"data": data})
+        if extra == full and valid:
+            self.answers[kind].append((n, self.component_paths(data)))
+        return n
+
+    def kind(self):
+        return self.rng.choices(["guides", "manuals", "boards"], [6, 2, 1])[0]
+
+    def create(self):
+        r = self.rng
+        kind = self.kind()
+        params = {}
+        if kind != "boards":
+            params["locale"] = r.choice([None, None, "en", "fr"])
+        self.locale = params.get("locale")
+        data, valid = getattr(self, kind[:-1] + "_data")(True)
+        if kind == "guides":
+            params["status"] = r.choice([None, "draft"])
+        n = self.write("POST", kind, None, data, valid, **params)
+        if valid and (kind != "manuals" or all(k in data for k in ("code", "cover", "hero"))):
+            self.docs[kind].append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        kind = self.kind()
+        if not self.docs[kind]:
+            return self.create()
+        params = {}
+        if kind != "boards":
+            params["locale"] = self.pick_locale(2)
+        self.locale = params.get("locale")
+        data, valid = getattr(self, kind[:-1] + "_data")(False)
+        if kind == "guides":
+            params["status"] = r.choice([None, None, "draft"])
+        self.write("PUT", kind, r.choice(self.docs[kind]), data, valid, **params)
+
+    def delete(self):
+        r = self.rng
+        kind = self.kind()
+        if not self.docs[kind]:
+            return
+        loc = None if kind == "boards" else r.choice([None, "en", "fr", "de", "fr"])
+        self.add("DELETE", f"/api/{kind}/{r.choice(self.docs[kind])}{query(locale=loc)}")
+
+    def read(self):
+        r = self.rng
+        kind = self.kind()
+        if not self.docs[kind]:
+            return
+        full = {"guides": self.GUIDE, "manuals": self.MANUAL, "boards": self.BOARD}[kind]
+        params = {}
+        if kind != "boards":
+            params["locale"] = self.pick_locale(2)
+        if kind == "guides":
+            params["status"] = self.status()
+        q = query(**params)
+        q += ("&" if q else "?") + full
+        self.add("GET", f"/api/{kind}/{r.choice(self.docs[kind])}{q}")
+
+    def listing(self):
+        r = self.rng
+        q = query(locale=r.choice(["en", "fr", "de", "*"]), status=r.choice(["draft", "published"]),
+                  **{"sort[0]": "title", "sort[1]": "locale", "fields[0]": "title", "fields[1]": "code",
+                     "fields[2]": "locale", "populate[hero][fields][0]": "label",
+                     "populate[steps][fields][0]": "name", "populate[cover][fields][0]": "name"})
+        self.add("GET", f"/api/guides{q}")
+
+    def operations(self):
+        return [(self.create, 3), (self.update, 6), (self.delete, 0.8), (self.read, 1.5), (self.listing, 0.5)]
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "components": (Components, "blog"),
@@ -1076,6 +1311,7 @@ GENERATORS = {
     "graphql-i18n": (GraphqlI18n, "i18n"),
     "relations": (Relations, "blog"),
     "scalars": (Scalars, "edge"),
+    "shared": (SharedModel, "shared"),
 }
 
 

@@ -1183,27 +1183,32 @@ impl<'a> Rows<'a> {
             let mut t = target.borrow_mut();
             self.copy_components(cs, *id, &mut |s, r| (*t)(*tag, s, r))
         };
-        let row = |(cs, id, tag): &(&Schema, i64, T), children: &Vec<ComponentLink>| {
+        let row = |(cs, id, tag): &(&Schema, i64, T), children: Vec<ComponentLink>| {
             let mut t = target.borrow_mut();
-            self.copy_component_row(cs, *id, children, &mut |s, r| (*t)(*tag, s, r))
+            let copy = self.copy_component_row(cs, *id, &children, &mut |s, r| (*t)(*tag, s, r));
+            copy.map(|id| (id, Vec::new()))
         };
         self.in_strapi_order_from(list, starts, nested, row)
     }
 
     /// Makes the items of one component list (a repeatable component or a dynamic zone)
     /// as Strapi's document service does: side by side (`async.map`, no limit), each item
-    /// first making its own components (`nested`), then its row (`row`). So an item whose
-    /// components took less work has its row inserted first, and its id is the lower.
-    /// Each item's work is placed in time by its statements: its nested parts at 0, its
-    /// row once they are done (at the number of statements they took); the work is done
-    /// in that order, items in list order at a tie. So a list `[panel, step holding a
-    /// panel]` stores the first panel before the inner one, and `[step holding a panel,
-    /// panel]` the inner one first. Returns the rows' ids in list order.
-    pub fn in_strapi_order<I, N, E>(
+    /// first making its own components (`nested`), then its row (`row`), then the row's
+    /// links one attribute at a time (the [`Attachment`]s `row` returns: the entity
+    /// manager's `attachRelations`, one statement per attribute). So an item whose
+    /// components took less work has its row inserted first, and its id is the lower;
+    /// and an item with fewer links before an attribute writes that attribute's links
+    /// first. Each item's work is placed in time by its statements: its nested parts at
+    /// 0, its row once they are done (at the number of statements they took), each
+    /// attachment one statement after the one before; the work is done in that order,
+    /// items in list order at a tie. So a list `[panel, step holding a panel]` stores the
+    /// first panel before the inner one, and `[step holding a panel, panel]` the inner
+    /// one first. Returns the rows' ids in list order.
+    pub fn in_strapi_order<'x, I, N, E>(
         &self,
-        items: &[I],
-        nested: impl FnMut(&I) -> Result<N, E>,
-        row: impl FnMut(&I, &N) -> Result<i64, E>,
+        items: &'x [I],
+        nested: impl FnMut(&'x I) -> Result<N, E>,
+        row: impl FnMut(&'x I, N) -> Result<(i64, Vec<Attachment<'x, E>>), E>,
     ) -> Result<Vec<i64>, E> {
         self.in_strapi_order_from(items, &[], nested, row)
     }
@@ -1212,34 +1217,60 @@ impl<'a> Rows<'a> {
     /// `starts[i]` statements late (the items of several rows Strapi updates side by
     /// side, each row one step after the one before). The work is simulated in the
     /// statements' order: an item's nested parts at its start, its row once they are
-    /// done (start + their statements); at a tie, items in list order. `starts` may be
-    /// empty (all 0).
-    pub fn in_strapi_order_from<I, N, E>(
+    /// done (start + their statements), its attachments one statement apart after it; at
+    /// a tie, items in list order. `starts` may be empty (all 0).
+    pub fn in_strapi_order_from<'x, I, N, E>(
         &self,
-        items: &[I],
+        items: &'x [I],
         starts: &[u64],
-        mut nested: impl FnMut(&I) -> Result<N, E>,
-        mut row: impl FnMut(&I, &N) -> Result<i64, E>,
+        mut nested: impl FnMut(&'x I) -> Result<N, E>,
+        mut row: impl FnMut(&'x I, N) -> Result<(i64, Vec<Attachment<'x, E>>), E>,
     ) -> Result<Vec<i64>, E> {
         if let [item] = items {
             let parts = nested(item)?;
-            return Ok(vec![row(item, &parts)?]);
+            let (id, attachments) = row(item, parts)?;
+            for attach in attachments {
+                attach()?;
+            }
+            return Ok(vec![id]);
         }
         const NESTED: u8 = 0;
         const ROW: u8 = 1;
+        const ATTACH: u8 = 2;
         // (time, item, step)
         let mut due: std::collections::BTreeSet<(u64, usize, u8)> = (0..items.len())
             .map(|i| (starts.get(i).copied().unwrap_or(0), i, NESTED))
             .collect();
         let mut made: Vec<Option<N>> = items.iter().map(|_| None).collect();
+        let mut pending: Vec<std::collections::VecDeque<Attachment<'x, E>>> =
+            items.iter().map(|_| Default::default()).collect();
         let mut ids = vec![0; items.len()];
         while let Some((time, i, step)) = due.pop_first() {
-            if step == NESTED {
-                let before = self.changes();
-                made[i] = Some(nested(&items[i])?);
-                due.insert((time + (self.changes() - before), i, ROW));
-            } else if let Some(parts) = made[i].take() {
-                ids[i] = row(&items[i], &parts)?;
+            match step {
+                NESTED => {
+                    let before = self.changes();
+                    made[i] = Some(nested(&items[i])?);
+                    due.insert((time + (self.changes() - before), i, ROW));
+                }
+                ROW => {
+                    let Some(parts) = made[i].take() else {
+                        continue;
+                    };
+                    let (id, attachments) = row(&items[i], parts)?;
+                    ids[i] = id;
+                    pending[i] = attachments.into();
+                    if !pending[i].is_empty() {
+                        due.insert((time + 1, i, ATTACH));
+                    }
+                }
+                _ => {
+                    if let Some(attach) = pending[i].pop_front() {
+                        attach()?;
+                    }
+                    if !pending[i].is_empty() {
+                        due.insert((time + 1, i, ATTACH));
+                    }
+                }
             }
         }
         Ok(ids)
@@ -1272,6 +1303,10 @@ impl<'a> Rows<'a> {
         Ok(())
     }
 }
+
+/// Work an item of a component list does once its row is inserted, one attribute's links
+/// ([`Rows::in_strapi_order`]).
+pub type Attachment<'x, E> = Box<dyn FnOnce() -> Result<(), E> + 'x>;
 
 /// Rows of an entity's attributes (`_cmps`, `files_related_mph`), each with its row id,
 /// sorted by attribute (schema order), then `order` (NULL first), then id.

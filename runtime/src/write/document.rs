@@ -42,8 +42,8 @@ use crate::schema::{
 use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
-    ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Touching, Version,
-    copied_columns,
+    Attachment, ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Touching,
+    Version, copied_columns,
 };
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
@@ -946,7 +946,12 @@ impl<'a> DocumentWrite<'a> {
                 .flat_map(|row| std::iter::repeat_n(row, list.len()))
                 .collect();
             let made = self.copy_instances(&all, &starts)?;
-            for (row_joins, copies) in joins.iter_mut().zip(made.chunks(list.len().max(1))) {
+            // Every row's update sets the attribute, to nothing when the row written has
+            // none (a repeatable component's `deleteRelations` then still renumbers).
+            for (i, row_joins) in joins.iter_mut().enumerate() {
+                let copies = made
+                    .get(i * list.len()..(i + 1) * list.len())
+                    .unwrap_or_default();
                 let refs = copies
                     .iter()
                     .map(|(cs, cmp_id)| relations::ComponentRef {
@@ -1700,14 +1705,16 @@ impl<'a> DocumentWrite<'a> {
         Ok(nested)
     }
 
-    /// A component instance's row, once its components are made (`nested`): its values,
-    /// its `_cmps` rows, its media and relations.
-    fn insert_component(
-        &self,
-        item: &ComponentInput,
-        nested: &[ComponentLink],
-        locale: Option<&str>,
-    ) -> Result<i64, WriteError> {
+    /// A component instance's row, once its components are made (`nested`): its values;
+    /// then, as the work that follows it ([`Attachment`]s, one per attribute in schema
+    /// order, as `attachRelations` writes them), its `_cmps` rows, its media and its
+    /// relations.
+    fn insert_component<'x>(
+        &'x self,
+        item: &'x ComponentInput,
+        nested: Vec<ComponentLink>,
+        locale: Option<&'x str>,
+    ) -> Result<(i64, Vec<Attachment<'x, WriteError>>), WriteError> {
         let cs = self.model.schema(item.schema);
         let mut values: Vec<(&str, StoredValue)> = Vec::new();
         for c in &cs.layout.columns {
@@ -1718,18 +1725,50 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         let id = self.rows.insert(&cs.layout.table, &values)?;
-        for n in nested {
-            self.rows.insert_component_link(cs, id, n)?;
+        let mut steps: Vec<(usize, Attachment<'x, WriteError>)> = Vec::new();
+        for a in &cs.attributes {
+            let links: Vec<ComponentLink> = nested
+                .iter()
+                .filter(|n| n.field == a.name)
+                .cloned()
+                .collect();
+            if !links.is_empty() {
+                steps.push((
+                    a.id.index(),
+                    Box::new(move || {
+                        for n in &links {
+                            self.rows.insert_component_link(cs, id, n)?;
+                        }
+                        Ok(())
+                    }),
+                ));
+            }
         }
-        let rest = Input {
-            scalars: Vec::new(),
-            components: Vec::new(),
-            media: item.input.media.clone(),
-            media_changes: Vec::new(),
-            relations: item.input.relations.clone(),
-        };
-        self.write_parts(&WrittenRow::component(cs, id, locale), &rest, false)?;
-        Ok(id)
+        // `attachRelations` passes over an attribute with nothing to link (no statement).
+        for (attr, files) in item.input.media.iter().filter(|(_, f)| !f.is_empty()) {
+            if let Some(a) = cs.attributes.get(attr.index()) {
+                steps.push((
+                    attr.index(),
+                    Box::new(move || {
+                        let ids = self.file_ids(files)?;
+                        self.write_media(cs, id, a, &ids, false)
+                    }),
+                ));
+            }
+        }
+        for (attr, change) in item.input.relations.iter().filter(|(_, c)| c.links_any()) {
+            if let Some(a) = cs.attributes.get(attr.index()) {
+                steps.push((
+                    attr.index(),
+                    Box::new(move || {
+                        let row = WrittenRow::component(cs, id, locale);
+                        self.write_relation(&row, a, change, true)
+                    }),
+                ));
+            }
+        }
+        steps.sort_by_key(|(index, _)| *index);
+        Ok((id, steps.into_iter().map(|(_, step)| step).collect()))
     }
 
     /// Strapi's `updateComponents` for the component and dynamic-zone attributes given
@@ -1776,7 +1815,7 @@ impl<'a> DocumentWrite<'a> {
                     None => self.create_nested(item, locale),
                 },
                 |item, nested| match item.row() {
-                    Some(cmp_id) => Ok(cmp_id),
+                    Some(cmp_id) => Ok((cmp_id, Vec::new())),
                     None => self.insert_component(item, nested, locale),
                 },
             )?;

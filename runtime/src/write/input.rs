@@ -171,6 +171,17 @@ pub enum RelationInput {
     },
 }
 
+impl RelationInput {
+    /// Whether a creation links anything from it (`null`, `[]` and a `connect` of nothing
+    /// link nothing; a `disconnect` has nothing to undo in a new row).
+    pub fn links_any(&self) -> bool {
+        match self {
+            RelationInput::Set { entries, .. } => !entries.is_empty(),
+            RelationInput::Change { connect, .. } => !connect.is_empty(),
+        }
+    }
+}
+
 /// What the caller may read, for the key check.
 pub struct KeyRules<'a> {
     /// The model.
