@@ -30,6 +30,9 @@ Kinds:
                    zones, media and relations inside components, copied to new localizations and
                    synced to the other locales by updates; localized ones beside them; deletes of
                    one locale; reads.
+  products         the ext model's `product`: every rule it declares, from small pools so that its
+                   unique values collide across documents, locales and states; creates, new
+                   localizations, updates, publishes, deletes of one locale; reads and listings.
   relations        the blog model's relations from both sides (articles, tags, authors,
                    categories): shorthand, connect with positions, disconnect, set, longhand
                    entries, to-ones given several entries, invalid targets; reads of each side.
@@ -1302,6 +1305,108 @@ class SharedModel(Lifecycle):
         return [(self.create, 3), (self.update, 6), (self.delete, 0.8), (self.read, 1.5), (self.listing, 0.5)]
 
 
+class Products(Lifecycle):
+    """The ext model's `product` (localized, draft and publish): every rule it declares,
+    from small pools of values so that unique ones collide across documents, locales and
+    states (`sku` localized, `ean` and `code` shared); lengths, ranges, the pattern, the
+    uid, list counts, private and password keys; creates, new localizations, updates,
+    publishes of modified drafts, deletes of one locale; reads and listings."""
+
+    POPULATE = "populate[specs]=true&populate[sections]=true&populate[tags]=true"
+
+    def __init__(self, rng, positions=False):
+        super().__init__(rng)
+        self.docs = []
+
+    def pick(self, good, bad, valid):
+        r = self.rng
+        return r.choice(good) if valid or r.random() < 0.6 else r.choice(bad)
+
+    def product_data(self, create):
+        r = self.rng
+        self.serial += 1
+        valid = r.random() < 0.75
+        data = {}
+        if create or r.random() < 0.4:
+            data["name"] = self.pick([f"Product {self.serial}", "Widget", "abc"],
+                                     ["ab", "x" * 21, None, 7], valid)
+        if r.random() < 0.45:
+            data["sku"] = r.choice(["sku-1", "sku-2", "sku-3", None])
+        if r.random() < 0.4:
+            data["ean"] = r.choice(["ean-1", "ean-2", None])
+        if r.random() < 0.3:
+            data["code"] = self.pick(["ABC-123", "XYZ-999", None], ["abc-123", "", "ABCD-12"], valid)
+        if r.random() < 0.25:
+            data["summary"] = self.pick(["short", "", "ten chars!"], ["eleven char", "x" * 40], valid)
+        if r.random() < 0.3:
+            data["qty"] = self.pick([0, 100, 42, "7"], [-1, 101, 1.5, "x"], valid)
+        if r.random() < 0.2:
+            data["weight"] = self.pick([0.5, 2, "3.25"], [0.49, -1, "heavy"], valid)
+        if r.random() < 0.2:
+            data["price"] = self.pick([1000, 0, 99.99], [1000.01, "cheap"], valid)
+        if r.random() < 0.2:
+            data["stock"] = self.pick(["9007199254740993", "0", 12], ["9007199254740994", -1, "x"], valid)
+        if r.random() < 0.3:
+            data["handle"] = self.pick(["h-1", "h-2", f"h-{self.serial}"], ["Bad Handle", "h 1", "é"], valid)
+        if r.random() < 0.1:
+            data[r.choice(["internal", "pin"])] = r.choice(["secret", 5])
+        if r.random() < 0.3:
+            n = r.choice([1, 2] if valid else [0, 3])
+            data["specs"] = [{"question": f"q{self.serial}.{i}"} for i in range(n)]
+        if r.random() < 0.2:
+            n = r.choice([0, 1, 2] if valid else [3])
+            data["sections"] = [r.choice([{"__component": "shared.rich-text", "body": f"b{i}"},
+                                          {"__component": "shared.quote", "title": f"t{i}"}])
+                                for i in range(n)]
+        if r.random() < 0.2:
+            data["tags"] = r.sample(TAGS, r.randint(0, 2))
+        return data
+
+    def with_query(self, path, **params):
+        q = query(**params)
+        if self.rng.random() < 0.5:
+            q += ("&" if q else "?") + self.POPULATE
+        return path + q
+
+    def create(self):
+        r = self.rng
+        data = self.product_data(True)
+        loc = r.choice([None, None, "en", "fr"])
+        n = self.add("POST", self.with_query("/api/products", locale=loc, status=r.choice([None, "draft"])),
+                     {"data": data})
+        self.docs.append(f"{{{{s{n}.data.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        if not self.docs:
+            return self.create()
+        data = self.product_data(False)
+        path = self.with_query(f"/api/products/{r.choice(self.docs)}", locale=self.pick_locale(2),
+                               status=r.choice([None, None, "draft"]))
+        self.add("PUT", path, {"data": data})
+
+    def delete(self):
+        if self.docs:
+            loc = self.rng.choice([None, "en", "fr", "de", "*"])
+            self.add("DELETE", f"/api/products/{self.rng.choice(self.docs)}{query(locale=loc)}")
+
+    def read(self):
+        if self.docs:
+            q = query(locale=self.pick_locale(2), status=self.status())
+            q += ("&" if q else "?") + self.POPULATE
+            self.add("GET", f"/api/products/{self.rng.choice(self.docs)}{q}")
+
+    def listing(self):
+        r = self.rng
+        q = query(locale=r.choice(["en", "fr", "*"]), status=r.choice(["draft", "published"]),
+                  **{"sort[0]": "name", "sort[1]": "locale", "sort[2]": "id", "fields[0]": "name",
+                     "fields[1]": "sku", "fields[2]": "ean", "fields[3]": "handle", "fields[4]": "qty"})
+        self.add("GET", f"/api/products{q}")
+
+    def operations(self):
+        return [(self.create, 3), (self.update, 5), (self.delete, 1), (self.read, 1.5), (self.listing, 0.6)]
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "components": (Components, "blog"),
@@ -1312,6 +1417,7 @@ GENERATORS = {
     "relations": (Relations, "blog"),
     "scalars": (Scalars, "edge"),
     "shared": (SharedModel, "shared"),
+    "products": (Products, "ext"),
 }
 
 

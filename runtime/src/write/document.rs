@@ -2773,7 +2773,58 @@ impl<'a> DocumentWrite<'a> {
         for (a, v) in self.component_values(cs, id)? {
             o.insert(a.name.clone(), stored_json(&v));
         }
+        let parts = || cs.attributes.iter().filter(|a| a.column.is_none());
+        if parts().next().is_none() {
+            return Ok(Value::Object(o));
+        }
+        let files = self.rows.media_of(cs, id)?;
+        let nested = self.rows.components_of(cs, id)?;
+        for a in parts() {
+            let value = match &a.kind {
+                AttributeKind::Scalar(_) => continue,
+                AttributeKind::Media(m) => {
+                    let ids = files.iter().filter(|f| f.field == a.name).map(|f| f.file_id);
+                    transformed_set(ids.collect(), m.multiple)
+                }
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    let items: Vec<&ComponentLink> =
+                        self.listed_instances(a, &nested).map(|(_, l)| l).collect();
+                    match &a.kind {
+                        AttributeKind::Component(c) if !c.repeatable => match items.first() {
+                            Some(l) => self.items_json(a, &[*l])?.get(0).cloned().unwrap_or_default(),
+                            None => Value::Null,
+                        },
+                        _ => self.items_json(a, &items)?,
+                    }
+                }
+                AttributeKind::Relation(r) => self.published_targets(r, id)?,
+            };
+            o.insert(a.name.clone(), value);
+        }
         Ok(Value::Object(o))
+    }
+
+    /// The targets of relation `r` of component row `id` as the publish's transform of
+    /// the draft it read gives them to the validator: the published version of each
+    /// target shown (a to-one's first: [`keep_shown_to_one`]), those without one left
+    /// out (`allowMissingId`), as `{"set": [{"id": …}]}`; a to-one without a target is
+    /// `null`.
+    fn published_targets(&self, r: &Relation, id: i64) -> Result<Value, WriteError> {
+        let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage) else {
+            return Ok(Value::Null);
+        };
+        let mut links = self.rows.links(lt, End::Owner, id)?;
+        if !r.kind.is_to_many() {
+            keep_shown_to_one(&mut links);
+        }
+        if links.is_empty() && !r.kind.is_to_many() {
+            return Ok(Value::Null);
+        }
+        let mut rows = Vec::new();
+        for l in links {
+            rows.extend(self.row_in_state(target, l.other, true)?);
+        }
+        Ok(transformed_set(rows, true))
     }
 }
 
@@ -2964,6 +3015,16 @@ fn attribute_value(
 
 /// The files of media attribute `name` among `files` (a row's, in order) as a request
 /// gives them: a list of ids, or one id or `null`.
+/// Row ids as Strapi's data transform writes a relation or media value it resolved:
+/// `{"set": [{"id": …}]}`; a single one without a row is `null`.
+fn transformed_set(ids: Vec<i64>, multiple: bool) -> Value {
+    if ids.is_empty() && !multiple {
+        return Value::Null;
+    }
+    let set = ids.into_iter().map(|id| serde_json::json!({ "id": id }));
+    serde_json::json!({ "set": set.collect::<Vec<_>>() })
+}
+
 fn files_given(files: &[MediaLink], name: &str, multiple: bool) -> Value {
     let mut ids = files
         .iter()
