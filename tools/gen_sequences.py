@@ -33,6 +33,7 @@ Kinds:
   products         the ext model's `product`: every rule it declares, from small pools so that its
                    unique values collide across documents, locales and states; creates, new
                    localizations, updates, publishes, deletes of one locale; reads and listings.
+  graphql-products the products work through GraphQL mutations and queries.
   relations        the blog model's relations from both sides (articles, tags, authors,
                    categories): shorthand, connect with positions, disconnect, set, longhand
                    entries, to-ones given several entries, invalid targets; reads of each side.
@@ -1407,6 +1408,69 @@ class Products(Lifecycle):
         return [(self.create, 3), (self.update, 5), (self.delete, 1), (self.read, 1.5), (self.listing, 0.6)]
 
 
+class GraphqlProducts(Products):
+    """The `products` work through `POST /graphql`: zone items named by `__typename`, and
+    what GraphQL's own validation refuses (a string for an `Int`, a number for a `String`)
+    among the invalid values, beside the rules Strapi's validator checks."""
+
+    FIELDS = ("documentId name sku ean code summary qty weight price stock handle locale publishedAt "
+              "specs { id question answer } "
+              "sections { __typename ... on ComponentSharedRichText { id body } "
+              "... on ComponentSharedQuote { id title } } tags { name }")
+
+    def gql_data(self, data):
+        for item in data.get("sections") or []:
+            uid = item.pop("__component", None)
+            if uid is not None:
+                item["__typename"] = GraphqlComponents.typename(uid)
+        return data
+
+    def args(self, **kw):
+        parts = [f"{k}: {v}" for k, v in kw.items() if v is not None]
+        return ("(" + ", ".join(parts) + ")") if parts else ""
+
+    def gql_locale(self, none_weight=2):
+        loc = self.pick_locale(none_weight)
+        return json.dumps(loc) if loc else None
+
+    def query_step(self, text):
+        return self.add("POST", "/graphql", {"query": text})
+
+    def create(self):
+        r = self.rng
+        data = self.gql_data(self.product_data(True))
+        args = self.args(locale=json.dumps(r.choice(["en", "fr"])) if r.random() < 0.4 else None,
+                         status=r.choice([None, "DRAFT"]), data=gql_value(data))
+        n = self.query_step(f"mutation {{ createProduct{args} {{ {self.FIELDS} }} }}")
+        self.docs.append(f"{{{{s{n}.data.createProduct.documentId}}}}")
+
+    def update(self):
+        r = self.rng
+        if not self.docs:
+            return self.create()
+        data = self.gql_data(self.product_data(False))
+        args = self.args(documentId=json.dumps(r.choice(self.docs)), locale=self.gql_locale(),
+                         status=r.choice([None, None, "DRAFT"]), data=gql_value(data))
+        self.query_step(f"mutation {{ updateProduct{args} {{ {self.FIELDS} }} }}")
+
+    def delete(self):
+        if self.docs:
+            args = self.args(documentId=json.dumps(self.rng.choice(self.docs)),
+                             locale=json.dumps(self.rng.choice(["en", "fr", "de"])) if self.rng.random() < 0.6 else None)
+            self.query_step(f"mutation {{ deleteProduct{args} {{ documentId }} }}")
+
+    def read(self):
+        if self.docs:
+            args = self.args(documentId=json.dumps(self.rng.choice(self.docs)), locale=self.gql_locale(),
+                             status=self.rng.choice([None, "DRAFT", "PUBLISHED"]))
+            self.query_step(f"{{ product{args} {{ {self.FIELDS} }} }}")
+
+    def listing(self):
+        args = self.args(locale=json.dumps(self.rng.choice(["en", "fr"])),
+                         status=self.rng.choice(["DRAFT", "PUBLISHED"]), sort='["name", "locale", "sku", "ean", "handle", "qty"]')
+        self.query_step(f"{{ products{args} {{ name sku ean handle qty locale }} }}")
+
+
 GENERATORS = {
     "i18n-lifecycle": (Lifecycle, "blog"),
     "components": (Components, "blog"),
@@ -1418,6 +1482,7 @@ GENERATORS = {
     "scalars": (Scalars, "edge"),
     "shared": (SharedModel, "shared"),
     "products": (Products, "ext"),
+    "graphql-products": (GraphqlProducts, "ext"),
 }
 
 

@@ -563,7 +563,7 @@ pub fn build(
             }
             Kind::Object(fields) => builder.register(object(def, fields, |f| {
                 let loaded = catalog.get(&def.name).and_then(|c| c.get(&f.name)).cloned();
-                field(f, json_resolver(reg, f, loaded))
+                field(f, json_resolver(reg, &def.name, f, loaded))
             })),
             Kind::Input(fields) => builder.register(input_object(def, fields)),
             Kind::Enum(values) => builder.register(enumeration(def, values)),
@@ -641,9 +641,16 @@ pub(crate) fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
     }
 }
 
-/// A field read from its parent's JSON value.
-fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Resolve {
+/// A field of object type `parent` read from its parent's JSON value.
+fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Loaded>) -> Resolve {
     let non_null = matches!(def.ty, Ty::NonNull(_));
+    // graphql-js's completion of a non-null field that resolved to null (a draft's
+    // required attribute): an error at the field, whose parent becomes null.
+    let null_message: std::sync::Arc<str> = format!(
+        "Cannot return null for non-nullable field {parent}.{}.",
+        def.name
+    )
+    .into();
     let target = loaded.and_then(|l| l.uid);
     let shape = shape_of(reg, &def.ty);
     if shape == Shape::Unserved {
@@ -668,6 +675,7 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
         };
     Box::new(move |ctx| {
         let members = members.clone();
+        let null_message = null_message.clone();
         let arg = |name: &str| {
             ctx.args
                 .get(name)
@@ -731,9 +739,24 @@ fn json_resolver(reg: &Registry, def: &FieldDef, loaded: Option<Loaded>) -> Reso
                     member.is_none_or(|m| members.contains(&m))
                 });
             }
-            Ok(to_field_value(value, shape))
+            match to_field_value(value, shape) {
+                None if non_null => Err(null_in_non_null(&null_message, &path())),
+                value => Ok(value),
+            }
         })
     })
+}
+
+/// graphql-js's error for a non-null field that resolved to null: a plain `Error`
+/// (`locations` kept, `INTERNAL_SERVER_ERROR`), whose parent the server nulls.
+fn null_in_non_null(message: &str, path: &serde_json::Value) -> async_graphql::Error {
+    let error = ReadError {
+        message: message.to_string(),
+        name: "",
+        details: Box::new(serde_json::Value::Null),
+        code: "INTERNAL_SERVER_ERROR",
+    };
+    into_error(error, path, true)
 }
 
 /// A JSON value as the field value of a shape (lists item by item).

@@ -2783,7 +2783,10 @@ impl<'a> DocumentWrite<'a> {
             let value = match &a.kind {
                 AttributeKind::Scalar(_) => continue,
                 AttributeKind::Media(m) => {
-                    let ids = files.iter().filter(|f| f.field == a.name).map(|f| f.file_id);
+                    let ids = files
+                        .iter()
+                        .filter(|f| f.field == a.name)
+                        .map(|f| f.file_id);
                     transformed_set(ids.collect(), m.multiple)
                 }
                 AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
@@ -2791,7 +2794,11 @@ impl<'a> DocumentWrite<'a> {
                         self.listed_instances(a, &nested).map(|(_, l)| l).collect();
                     match &a.kind {
                         AttributeKind::Component(c) if !c.repeatable => match items.first() {
-                            Some(l) => self.items_json(a, &[*l])?.get(0).cloned().unwrap_or_default(),
+                            Some(l) => self
+                                .items_json(a, &[*l])?
+                                .get(0)
+                                .cloned()
+                                .unwrap_or_default(),
                             None => Value::Null,
                         },
                         _ => self.items_json(a, &items)?,
