@@ -258,6 +258,12 @@ impl<'a> Rows<'a> {
         self.w.execute(change)
     }
 
+    /// Runs a changing statement built elsewhere (the relations' link and `_cmps`
+    /// statements), counted as one statement of work ([`Rows::changes`]).
+    pub fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
+        self.run(change)
+    }
+
     fn select_from(&self, table: &str) -> SelectStatement {
         let mut s = Sql::select();
         s.from(alias(table));

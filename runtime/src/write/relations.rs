@@ -802,7 +802,7 @@ impl Links<'_, '_, '_> {
     /// lnk.<column> IS NULL)` (MySQL: the same as a join).
     fn renumber(&self, column: &str, partition: &str, ids: &[i64]) -> Result<(), WriteError> {
         let up = renumber_statement(&self.side.table.table, column, partition, ids);
-        self.rows.w.execute(Change::Update(&up))?;
+        self.rows.execute(Change::Update(&up))?;
         Ok(())
     }
 
@@ -870,7 +870,7 @@ fn batch_insert(
         if let Some(c) = on_conflict {
             ins.on_conflict(c.clone());
         }
-        rows.w.execute(Change::Insert(&ins))?;
+        rows.execute(Change::Insert(&ins))?;
     }
     Ok(())
 }
@@ -1032,7 +1032,7 @@ impl CmpsTable<'_, '_> {
             del.and_where(Expr::col(alias("cmp_id")).is_not_in(keep.iter().copied()));
         }
         del.and_where(Expr::col(alias("field")).eq(self.field));
-        self.rows.w.execute(Change::Delete(&del))?;
+        self.rows.execute(Change::Delete(&del))?;
         Ok(())
     }
 
@@ -1059,10 +1059,10 @@ impl CmpsTable<'_, '_> {
                     .and_where(Expr::col(alias("entity_id")).eq(self.entity))
                     .and_where(Expr::col(alias("cmp_id")).is_in(batch.iter().copied()))
                     .and_where(Expr::col(alias("field")).eq(self.field));
-                self.rows.w.execute(Change::Delete(&del))?;
+                self.rows.execute(Change::Delete(&del))?;
             }
             let up = renumber_statement(self.table, "order", "entity_id", &[self.entity]);
-            self.rows.w.execute(Change::Update(&up))?;
+            self.rows.execute(Change::Update(&up))?;
             if done {
                 return Ok(());
             }
