@@ -18,7 +18,8 @@ use super::decode::Decode;
 use super::seam::{Cell, Change, RowRef, StoredValue, Writer, query_map};
 use super::sql::{Dialect, mysql_datetime};
 use crate::schema::{
-    AttributeKind, ColumnRole, LinkTable, Model, MorphTable, RelationStorage, Schema, SchemaId,
+    AttributeKind, ColumnRole, LinkTable, Model, MorphTable, Relation, RelationStorage, Schema,
+    SchemaId,
 };
 
 /// Rows by id, each with some of its values as the API shows them (a JSON object).
@@ -1064,35 +1065,93 @@ impl<'a> Rows<'a> {
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<i64, StoreError> {
         let children = self.copy_components(schema, id, target_row)?;
-        self.copy_component_row(schema, id, &children, target_row)
-    }
-
-    /// The second half of [`Rows::copy_component`]: the row itself, its `_cmps` rows to
-    /// the copies of its components (`children`), its links and its files.
-    fn copy_component_row(
-        &self,
-        schema: &Schema,
-        id: i64,
-        children: &[ComponentLink],
-        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
-    ) -> Result<i64, StoreError> {
-        let columns = copied_columns(schema);
-        let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
-        for c in children {
-            self.insert_component_link(schema, new, c)?;
+        let (new, attachments) = self.copy_component_row(schema, id, children, target_row)?;
+        for attach in attachments {
+            attach()?;
         }
-        self.copy_owned_links(schema, id, new, target_row)?;
-        self.copy_media(schema, id, new)?;
         Ok(new)
     }
 
+    /// The second half of [`Rows::copy_component`]: the row itself; then, as the work
+    /// that follows it ([`Attachment`]s, one per attribute in schema order, as
+    /// `attachRelations` writes a create's), its `_cmps` rows to the copies of its
+    /// components (`children`), its links and its files. Targets are mapped now; the
+    /// attachments only insert.
+    fn copy_component_row<'x>(
+        &'x self,
+        schema: &'x Schema,
+        id: i64,
+        children: Vec<ComponentLink>,
+        target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
+    ) -> Result<(i64, Vec<Attachment<'x, StoreError>>), StoreError> {
+        let columns = copied_columns(schema);
+        let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
+        let mut steps: Vec<(usize, Attachment<'x, StoreError>)> = Vec::new();
+        for a in &schema.attributes {
+            let links: Vec<ComponentLink> = children
+                .iter()
+                .filter(|c| c.field == a.name)
+                .cloned()
+                .collect();
+            if !links.is_empty() {
+                steps.push((
+                    a.id.index(),
+                    Box::new(move || {
+                        links
+                            .iter()
+                            .try_for_each(|c| self.insert_component_link(schema, new, c))
+                    }),
+                ));
+            }
+        }
+        for (index, lt, links) in self.copied_links(schema, id, target_row)? {
+            steps.push((
+                index,
+                Box::new(move || {
+                    links.iter().try_for_each(|&(target, owner, inverse)| {
+                        self.insert_link(lt, new, target, owner, inverse)
+                    })
+                }),
+            ));
+        }
+        let files = self.copied_media(schema, id)?;
+        let mut rest = files.as_slice();
+        while let Some(first) = rest.first() {
+            let n = rest.iter().take_while(|m| m.field == first.field).count();
+            let (field, after) = rest.split_at(n);
+            rest = after;
+            let field = field.to_vec();
+            let index = schema.attribute_id(&first.field).map_or(0, |a| a.index());
+            steps.push((
+                index,
+                Box::new(move || {
+                    field
+                        .iter()
+                        .try_for_each(|m| self.insert_media(schema, new, m))
+                }),
+            ));
+        }
+        steps.sort_by_key(|(index, _)| *index);
+        Ok((new, steps.into_iter().map(|(_, step)| step).collect()))
+    }
+
     /// Attaches row `id`'s files to row `new` as Strapi re-creates them from the loaded
-    /// entry: each media attribute's files in order, numbered 1..n, and a single media
-    /// attribute only its first (one that `connect` gave a second keeps that one).
+    /// entry ([`Rows::copied_media`]).
     pub fn copy_media(&self, schema: &Schema, id: i64, new: i64) -> Result<(), StoreError> {
+        for link in self.copied_media(schema, id)? {
+            self.insert_media(schema, new, &link)?;
+        }
+        Ok(())
+    }
+
+    /// Row `id`'s files as a copy of it gets them, grouped by attribute: each media
+    /// attribute's files in order, numbered 1..n, and a single media attribute only its
+    /// first (one that `connect` gave a second keeps that one).
+    fn copied_media(&self, schema: &Schema, id: i64) -> Result<Vec<MediaLink>, StoreError> {
         let mut field = String::new();
         let mut order = 0.0;
         let mut multiple = false;
+        let mut out = Vec::new();
         for m in self.media_of(schema, id)? {
             if m.field != field {
                 field.clone_from(&m.field);
@@ -1105,13 +1164,12 @@ impl<'a> Rows<'a> {
                 continue;
             }
             order += 1.0;
-            let link = MediaLink {
+            out.push(MediaLink {
                 order: Some(order),
                 ..m
-            };
-            self.insert_media(schema, new, &link)?;
+            });
         }
-        Ok(())
+        Ok(out)
     }
 
     /// Copies the components of row `id` (recursively); returns the `_cmps` rows the
@@ -1177,9 +1235,9 @@ impl<'a> Rows<'a> {
     /// `starts[i]` statements late), each with everything under it; returns the copies'
     /// ids in list order. Each item carries a tag `T` (what its copy is for: the row it
     /// goes to), which `target_row` gets with each link target it maps for that item.
-    pub fn copy_list<T: Copy>(
-        &self,
-        list: &[(&Schema, i64, T)],
+    pub fn copy_list<'s, T: Copy>(
+        &'s self,
+        list: &'s [(&'s Schema, i64, T)],
         starts: &[u64],
         target_row: &mut dyn FnMut(T, SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<Vec<i64>, StoreError> {
@@ -1189,10 +1247,9 @@ impl<'a> Rows<'a> {
             let mut t = target.borrow_mut();
             self.copy_components(cs, *id, &mut |s, r| (*t)(*tag, s, r))
         };
-        let row = |(cs, id, tag): &(&Schema, i64, T), children: Vec<ComponentLink>| {
+        let row = |&(cs, id, tag): &'s (&'s Schema, i64, T), children: Vec<ComponentLink>| {
             let mut t = target.borrow_mut();
-            let copy = self.copy_component_row(cs, *id, &children, &mut |s, r| (*t)(*tag, s, r));
-            copy.map(|id| (id, Vec::new()))
+            self.copy_component_row(cs, id, children, &mut |s, r| (*t)(tag, s, r))
         };
         self.in_strapi_order_from(list, starts, nested, row)
     }
@@ -1282,33 +1339,50 @@ impl<'a> Rows<'a> {
         Ok(ids)
     }
 
-    /// Copies the link rows that row `from` owns onto row `to`, each target mapped
-    /// through `target_row`: the owner's order numbered 1..n, the inverse order kept.
-    fn copy_owned_links(
+    /// The link rows a copy of row `from` gets, for each relation attribute it owns
+    /// links of (attribute index, link table, `(target, owner order, inverse order)`),
+    /// each target mapped through `target_row`: the owner's order numbered 1..n, the
+    /// inverse order kept. An attribute with nothing to link is left out.
+    fn copied_links<'s>(
         &self,
-        schema: &Schema,
+        schema: &'s Schema,
         from: i64,
-        to: i64,
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
-    ) -> Result<(), StoreError> {
-        for (lt, target) in schema.owned_link_tables() {
+    ) -> Result<Vec<CopiedLinks<'s>>, StoreError> {
+        let mut out = Vec::new();
+        for a in &schema.attributes {
+            let AttributeKind::Relation(Relation {
+                storage: RelationStorage::LinkTable(lt),
+                target: Some(target),
+                ..
+            }) = &a.kind
+            else {
+                continue;
+            };
             // Strapi makes the copy from the loaded entry, whose relation is a list: a
             // `set`, so the copy's links are numbered 1..n in the row's order, the
             // targets that have no row in the copy's state left out.
             let mut order = 0.0;
+            let mut links = Vec::new();
             for l in self.links(lt, End::Owner, from)? {
-                if let Some(t) = target_row(target, l.other)? {
+                if let Some(t) = target_row(*target, l.other)? {
                     let owner_order = lt.owner_order.is_some().then(|| {
                         order += 1.0;
                         order
                     });
-                    self.insert_link(lt, to, t, owner_order, l.inverse_order)?;
+                    links.push((t, owner_order, l.inverse_order));
                 }
             }
+            if !links.is_empty() {
+                out.push((a.id.index(), lt, links));
+            }
         }
-        Ok(())
+        Ok(out)
     }
 }
+
+/// One relation attribute's links in a copy ([`Rows::copied_links`]).
+type CopiedLinks<'s> = (usize, &'s LinkTable, Vec<(i64, Option<f64>, Option<f64>)>);
 
 /// Work an item of a component list does once its row is inserted, one attribute's links
 /// ([`Rows::in_strapi_order`]).

@@ -490,16 +490,12 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// The targets of relation `r` of component row `id` as documentIds: a to-one's the
-    /// one a read shows ([`keep_shown_to_one`]) or `null`, a to-many's in their order.
+    /// one a read shows or `null`, a to-many's in their order ([`Self::shown_links`]).
     fn targets_given(&self, r: &Relation, id: i64) -> Result<Value, WriteError> {
-        let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage) else {
+        let Some((target, links)) = self.shown_links(r, id)? else {
             return Ok(Value::Null);
         };
         let target = self.model.schema(target);
-        let mut links = self.rows.links(lt, End::Owner, id)?;
-        if !r.kind.is_to_many() {
-            keep_shown_to_one(&mut links);
-        }
         let mut documents = Vec::new();
         for l in links {
             if let Some((document_id, _)) = self.rows.identity(target, l.other)? {
@@ -510,6 +506,24 @@ impl<'a> DocumentWrite<'a> {
             true => Value::Array(documents),
             false => documents.into_iter().next().unwrap_or(Value::Null),
         })
+    }
+
+    /// The links of relation `r` of component row `id` that a read shows, with the
+    /// target's schema: a to-many's all, in their order; a to-one's the one it shows
+    /// ([`keep_shown_to_one`]). `None` for a relation without a link table.
+    fn shown_links(
+        &self,
+        r: &Relation,
+        id: i64,
+    ) -> Result<Option<(SchemaId, Vec<LinkRow>)>, WriteError> {
+        let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage) else {
+            return Ok(None);
+        };
+        let mut links = self.rows.links(lt, End::Owner, id)?;
+        if !r.kind.is_to_many() {
+            keep_shown_to_one(&mut links);
+        }
+        Ok(Some((target, links)))
     }
 
     /// Checks `given` as the data of a new document (`parse` with `creation`): for an
@@ -2729,24 +2743,30 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// The stored items of a list, as Strapi's errors show them: each with its id (and
-    /// its `__component` in a dynamic zone).
+    /// The stored items of a list, as Strapi's errors show them ([`Self::item_json`]).
     fn items_json(&self, a: &Attribute, items: &[&ComponentLink]) -> Result<Value, WriteError> {
-        let zone = matches!(a.kind, AttributeKind::DynamicZone(_));
         let mut shown = Vec::new();
         for l in items {
-            if let Some(cs) = self.model.by_uid(&l.component_type) {
-                let mut item = self.component_json(cs, l.cmp_id)?;
-                if let (true, Some(o)) = (zone, item.as_object_mut()) {
-                    o.insert(
-                        "__component".into(),
-                        Value::String(l.component_type.clone()),
-                    );
-                }
-                shown.push(item);
-            }
+            shown.extend(self.item_json(a, l)?);
         }
         Ok(Value::Array(shown))
+    }
+
+    /// One stored item of component attribute `a`, as Strapi's errors show it: with its
+    /// id (and its `__component` in a dynamic zone); `None` for a component the model
+    /// does not know.
+    fn item_json(&self, a: &Attribute, l: &ComponentLink) -> Result<Option<Value>, WriteError> {
+        let Some(cs) = self.model.by_uid(&l.component_type) else {
+            return Ok(None);
+        };
+        let mut item = self.component_json(cs, l.cmp_id)?;
+        if let (AttributeKind::DynamicZone(_), Some(o)) = (&a.kind, item.as_object_mut()) {
+            o.insert(
+                "__component".into(),
+                Value::String(l.component_type.clone()),
+            );
+        }
+        Ok(Some(item))
     }
 
     /// The stored values of component row `id`, attribute by attribute (those with a
@@ -2794,11 +2814,7 @@ impl<'a> DocumentWrite<'a> {
                         self.listed_instances(a, &nested).map(|(_, l)| l).collect();
                     match &a.kind {
                         AttributeKind::Component(c) if !c.repeatable => match items.first() {
-                            Some(l) => self
-                                .items_json(a, &[*l])?
-                                .get(0)
-                                .cloned()
-                                .unwrap_or_default(),
+                            Some(l) => self.item_json(a, l)?.unwrap_or_default(),
                             None => Value::Null,
                         },
                         _ => self.items_json(a, &items)?,
@@ -2817,13 +2833,9 @@ impl<'a> DocumentWrite<'a> {
     /// out (`allowMissingId`), as `{"set": [{"id": …}]}`; a to-one without a target is
     /// `null`.
     fn published_targets(&self, r: &Relation, id: i64) -> Result<Value, WriteError> {
-        let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage) else {
+        let Some((target, links)) = self.shown_links(r, id)? else {
             return Ok(Value::Null);
         };
-        let mut links = self.rows.links(lt, End::Owner, id)?;
-        if !r.kind.is_to_many() {
-            keep_shown_to_one(&mut links);
-        }
         if links.is_empty() && !r.kind.is_to_many() {
             return Ok(Value::Null);
         }
