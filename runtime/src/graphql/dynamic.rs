@@ -16,7 +16,7 @@ use async_graphql::dynamic::{
 };
 use async_graphql::{ErrorExtensions, Name, Value};
 
-use super::ids::IdPlans;
+use super::coerce::Coercions;
 use super::ir::{DefaultValue, FieldDef, InputDef, Kind, Registry, Ty, TypeDef};
 use super::names;
 
@@ -554,7 +554,7 @@ pub fn build(
     catalog: &Arc<Catalog>,
 ) -> Result<Schema, SchemaError> {
     let mut builder = Schema::build("Query", mutation.then_some("Mutation"), None);
-    let ids = Arc::new(IdPlans::new(reg));
+    let ids = Arc::new(Coercions::new(reg));
     for def in reg.types.values() {
         builder = match &def.kind {
             Kind::Scalar { specified_by } => builder.register(scalar(def, specified_by.as_deref())),
@@ -830,7 +830,7 @@ fn query_object(
     fields: &[FieldDef],
     roots: &HashMap<String, RootField>,
     catalog: &Arc<Catalog>,
-    ids: &Arc<IdPlans>,
+    ids: &Arc<Coercions>,
 ) -> Object {
     object(def, fields, |f| match roots.get(&f.name) {
         Some(root) => field(
@@ -846,7 +846,7 @@ fn root_resolver(
     def: &FieldDef,
     root: RootField,
     catalog: Arc<Catalog>,
-    ids: Arc<IdPlans>,
+    ids: Arc<Coercions>,
 ) -> Resolve {
     let id_arguments = Arc::new(ids.of_arguments(&def.args));
     let shape = shape_of(reg, &def.ty);

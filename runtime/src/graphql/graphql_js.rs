@@ -790,7 +790,10 @@ fn coerce(
                 ("ID", Value::Number(n)) if n.as_i64().is_some() => return,
                 ("ID", _) => format!("ID cannot represent value: {text}"),
                 (scalar, value) => match super::scalars::value_refusal(scalar, value) {
-                    Some(super::scalars::Refusal::AsIs(message)) => message,
+                    Some(
+                        super::scalars::Refusal::AsIs(message)
+                        | super::scalars::Refusal::Bare(message),
+                    ) => message,
                     Some(super::scalars::Refusal::Wrapped(message)) => {
                         format!("Expected type \"{scalar}\". {message}")
                     }

@@ -186,11 +186,15 @@ impl Literals<'_> {
                 if let Some(members) = self.view.zone_input_members(name) {
                     self.zone_item(at, raw, ty, &members, found);
                 } else if let Some(refusal) = self.scalar_refusal(at, raw, name) {
-                    let message = match refusal {
-                        Refusal::AsIs(message) => message,
-                        Refusal::Wrapped(message) => format!(
-                            "Expected value of type \"{}\", found {raw}; {message}",
-                            js::type_text(ty)
+                    let (message, here) = match refusal {
+                        Refusal::AsIs(message) => (message, here),
+                        Refusal::Bare(message) => (message, Vec::new()),
+                        Refusal::Wrapped(message) => (
+                            format!(
+                                "Expected value of type \"{}\", found {raw}; {message}",
+                                js::type_text(ty)
+                            ),
+                            here,
                         ),
                     };
                     found.errors.push((message, here));
@@ -212,12 +216,11 @@ impl Literals<'_> {
             let text = string_literal(self.source, at)?;
             return literal_refusal(name, &Literal::String(&text));
         }
-        // `'value' in ast && ast.value`: a list or an object has no value.
-        let value = match raw.starts_with(['[', '{']) {
-            true => "false",
-            false => raw,
+        let literal = match raw.starts_with(['[', '{']) {
+            true => Literal::Composite(raw),
+            false => Literal::Other(raw),
         };
-        literal_refusal(name, &Literal::Other(value))
+        literal_refusal(name, &literal)
     }
 
     /// A zone item: an object whose `__typename` names a component (`parseData`); not

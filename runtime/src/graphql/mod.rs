@@ -15,15 +15,16 @@
 //! against async-graphql's).
 
 mod build;
+mod coerce;
 pub mod document;
 mod dynamic;
 pub mod graphql_js;
-mod ids;
 pub mod input;
 pub mod introspect;
 pub mod ir;
 pub mod literals;
 pub mod names;
+pub mod nulls;
 mod plugins;
 mod project;
 mod scalars;

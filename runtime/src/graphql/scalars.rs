@@ -1,6 +1,6 @@
-//! The input rules of the GraphQL plugin's own scalars: `Date` and `DateTime` (graphql-scalars'
-//! `GraphQLDate` and `GraphQLDateTime`) and `Time` (the plugin's `TimeScalar`, which parses
-//! with `@strapi/utils`' `parseType`). What their `parseLiteral` refuses fails validation
+//! The input rules of the GraphQL plugin's own scalars: `Date`, `DateTime` and `Long`
+//! (graphql-scalars' `GraphQLDate`, `GraphQLDateTime` and `GraphQLLong`, its `BigInt`) and
+//! `Time` (the plugin's `TimeScalar`, which parses with `@strapi/utils`' `parseType`). What their `parseLiteral` refuses fails validation
 //! (graphql-js's `ValuesOfCorrectTypeRule`), what their `parseValue` refuses fails a
 //! variable's coercion; async-graphql takes any value for a custom scalar, so strata checks
 //! both here ([`super::literals`], [`super::graphql_js::variable_errors`]).
@@ -12,6 +12,9 @@ use serde_json::Value;
 pub enum Refusal {
     /// A `GraphQLError` (graphql-scalars): graphql-js reports its message as it is.
     AsIs(String),
+    /// A `GraphQLError` made without the literal's node (`BigInt cannot represent value`):
+    /// reported as it is, without a location.
+    Bare(String),
     /// A plain error (the plugin's `Time`): graphql-js puts its own words before it
     /// (`Expected value of type "Time", found 5; …`, `Expected type "Time". …`).
     Wrapped(String),
@@ -21,9 +24,11 @@ pub enum Refusal {
 pub enum Literal<'a> {
     /// A string literal's value.
     String(&'a str),
-    /// Any other literal, by what `'value' in ast && ast.value` prints: an integer's, a
-    /// float's, an enum value's or a boolean's text, `false` for a list or an object.
+    /// Any other literal but a list or an object: an integer's, a float's, an enum
+    /// value's or a boolean's text.
     Other(&'a str),
+    /// A list or an object, by its text (it has no `value`).
+    Composite(&'a str),
 }
 
 const TIME_FORMAT: &str = "Invalid time format, expected HH:mm:ss.SSS";
@@ -31,7 +36,22 @@ const TIME_FORMAT: &str = "Invalid time format, expected HH:mm:ss.SSS";
 /// What scalar `name`'s `parseLiteral` says of `literal`; `None` when it takes it (or
 /// when `name` is none of these scalars).
 pub fn literal_refusal(name: &str, literal: &Literal<'_>) -> Option<Refusal> {
+    // `'value' in ast && ast.value`: a list or an object has no value.
+    let literal = match literal {
+        Literal::Composite(raw) if name == "Long" => {
+            return Some(Refusal::AsIs(format!(
+                "BigInt cannot represent non-integer value: {raw}"
+            )));
+        }
+        Literal::Composite(_) => &Literal::Other("false"),
+        other => other,
+    };
     match (name, literal) {
+        // A boolean literal is `BigInt(true)`, 1n, whose text is not `true`.
+        ("Long", Literal::Other(b @ ("true" | "false"))) => {
+            Some(Refusal::Bare(format!("BigInt cannot represent value: {b}")))
+        }
+        ("Long", Literal::String(v) | Literal::Other(v)) => long_refusal(v),
         ("Date", Literal::Other(v)) => Some(Refusal::AsIs(format!(
             "Date cannot represent non string type {v}"
         ))),
@@ -61,7 +81,101 @@ pub fn value_refusal(name: &str, value: &Value) -> Option<Refusal> {
             "Expected a string, got a {}",
             js_typeof(other)
         ))),
+        ("Long", other) => long_refusal(&js_to_string(other)),
         _ => None,
+    }
+}
+
+/// What `GraphQLBigInt` says of a value whose `toString()` is `text`: JavaScript's
+/// `BigInt(text)` throws a `SyntaxError` for what is no integer (a plain error, so
+/// graphql-js wraps it), and a value whose text is not the integer's own (`"007"`,
+/// `"0x1F"`, `true`, `-0`) is refused with the scalar's `GraphQLError`.
+fn long_refusal(text: &str) -> Option<Refusal> {
+    match js_big_int(text) {
+        None => Some(Refusal::Wrapped(format!(
+            "Cannot convert {text} to a BigInt"
+        ))),
+        Some(canonical) if canonical != text => Some(Refusal::Bare(format!(
+            "BigInt cannot represent value: {text}"
+        ))),
+        Some(_) => None,
+    }
+}
+
+/// The decimal text of the integer `GraphQLBigInt`'s `parseValue` makes of a variable's
+/// `value` (`BigInt(String(value))`), or `None` where it refuses it.
+pub fn big_int_text(value: &Value) -> Option<String> {
+    let text = js_to_string(value);
+    js_big_int(&text).filter(|canonical| *canonical == text)
+}
+
+/// JavaScript's `BigInt(string)` (`StringToBigInt`): surrounding white space ignored, an
+/// empty string 0, a signed decimal integer, or an unsigned `0x`/`0o`/`0b` one. Gives the
+/// integer's decimal text, or `None` where JavaScript throws. A non-decimal integer's text
+/// is never its own, so its value is not worked out (`"0x…"` stands for it).
+fn js_big_int(text: &str) -> Option<String> {
+    let t = text.trim_matches(is_js_white_space);
+    if t.is_empty() {
+        return Some("0".into());
+    }
+    let radix = match t.get(..2).map(str::to_ascii_lowercase).as_deref() {
+        Some("0x") => Some(16),
+        Some("0o") => Some(8),
+        Some("0b") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        let digits = &t[2..];
+        let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
+        return valid.then(|| "0x…".into());
+    }
+    let (negative, digits) = match t.as_bytes()[0] {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    Some(match (negative, digits.is_empty()) {
+        (_, true) => "0".into(),
+        (true, false) => format!("-{digits}"),
+        (false, false) => digits.into(),
+    })
+}
+
+/// JavaScript's white space and line terminators, which `StringToBigInt` trims.
+fn is_js_white_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{b}'
+            | '\u{c}'
+            | '\r'
+            | ' '
+            | '\u{a0}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{feff}'
+    ) || (c.is_whitespace() && !c.is_ascii())
+}
+
+/// JavaScript's `String(value)` of a variable's JSON value (not null): a number as
+/// JavaScript prints it (an integral one without a fraction, up to 1e21), a list its
+/// items joined by commas, an object `[object Object]`.
+fn js_to_string(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            _ if n.is_i64() || n.is_u64() => n.to_string(),
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e21 => format!("{f:.0}"),
+            _ => n.to_string(),
+        },
+        Value::Array(items) => items.iter().map(js_to_string).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".into(),
     }
 }
 
@@ -223,5 +337,50 @@ mod tests {
             Some(Refusal::Wrapped("Expected a string, got a number".into()))
         );
         assert_eq!(literal_refusal("JSON", &Literal::Other("5")), None);
+    }
+
+    #[test]
+    fn longs_are_big_int_texts() {
+        let refused = |literal| literal_refusal("Long", &literal);
+        assert_eq!(refused(Literal::Other("7")), None);
+        assert_eq!(refused(Literal::String("-12")), None);
+        assert_eq!(
+            refused(Literal::String("x")),
+            Some(Refusal::Wrapped("Cannot convert x to a BigInt".into()))
+        );
+        assert_eq!(
+            refused(Literal::Other("1.5")),
+            Some(Refusal::Wrapped("Cannot convert 1.5 to a BigInt".into()))
+        );
+        assert_eq!(
+            refused(Literal::Other("true")),
+            Some(Refusal::Bare("BigInt cannot represent value: true".into()))
+        );
+        assert_eq!(
+            refused(Literal::String("true")),
+            Some(Refusal::Wrapped("Cannot convert true to a BigInt".into()))
+        );
+        for own_text_differs in ["007", " 7", "+7", "0x1F", "", "-0"] {
+            assert_eq!(
+                refused(Literal::String(own_text_differs)),
+                Some(Refusal::Bare(format!(
+                    "BigInt cannot represent value: {own_text_differs}"
+                ))),
+                "{own_text_differs:?}"
+            );
+        }
+        assert_eq!(
+            refused(Literal::Composite("[1]")),
+            Some(Refusal::AsIs(
+                "BigInt cannot represent non-integer value: [1]".into()
+            ))
+        );
+        assert_eq!(value_refusal("Long", &serde_json::json!(7.0)), None);
+        assert_eq!(
+            value_refusal("Long", &serde_json::json!({"a": 1})),
+            Some(Refusal::Wrapped(
+                "Cannot convert [object Object] to a BigInt".into()
+            ))
+        );
     }
 }

@@ -106,6 +106,13 @@ pub(super) fn validation_error(message: &str, at: &[(usize, usize)]) -> Value {
         .iter()
         .map(|(line, column)| json!({"line": line, "column": column}))
         .collect();
+    // An error made without a node has no `locations` key (`GraphQLError.toJSON`).
+    if locations.is_empty() {
+        return json!({
+            "message": message,
+            "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"},
+        });
+    }
     json!({
         "message": message,
         "locations": locations,

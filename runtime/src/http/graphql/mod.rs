@@ -427,6 +427,7 @@ async fn run(
         catalog: gql.catalog.clone(),
     });
     let document = parsed.clone();
+    let operation = request.operation_name.clone();
     let answer = tokio::task::spawn_blocking(move || {
         let caller = state.permissions.caller(authorization.as_deref())?;
         let reader: SharedReader = Arc::new(StoreReader {
@@ -503,7 +504,9 @@ async fn run(
         Ok(v) => v,
         Err(e) => return ApiError::Internal(e.to_string()).into_response(),
     };
-    strapi_errors(&mut body);
+    strapi_errors(&mut body, &|path| {
+        graphql::nulls::nulled_prefix(&registry, doc, operation.as_deref(), path)
+    });
     if let (Some(prepared), Some(data)) = (&introspection, body.get_mut("data")) {
         prepared.merge(data);
     }
@@ -620,18 +623,22 @@ fn introspection_validation(
     errors.sort_by_key(first);
 }
 
-/// Apollo's answer shape: a resolver's error has its `path` and no `locations`; a
-/// failed non-null root field nulls `data`, a nullable one is `null` in it.
-fn strapi_errors(body: &mut Value) {
-    let mut null_data = false;
-    let mut null_paths: Vec<Vec<Value>> = Vec::new();
+/// Apollo's answer shape: a resolver's error has its `path` and no `locations`; the
+/// position it nulls is null in `data` (`nulled_prefix`: how many segments of an error's
+/// path name it, graphql-js's propagation; a path it cannot follow nulls one level up
+/// for a non-null field), `data` itself for a non-null root field. graphql-js reports an
+/// error where a nullable position catches it, so of the errors under one nulled
+/// position only the first is reported: the others were never reached (a list's items
+/// complete in order) or were lost with the position.
+fn strapi_errors(body: &mut Value, nulled_prefix: &dyn Fn(&[Value]) -> Option<usize>) {
+    let mut nulled: Vec<Vec<Value>> = Vec::new();
     if let Some(Value::Array(errors)) = body.get_mut("errors") {
-        for error in errors {
+        errors.retain_mut(|error| {
             let Some(map) = error.as_object_mut() else {
-                continue;
+                return true;
             };
             let Some(Value::Object(ext)) = map.get_mut("extensions") else {
-                continue;
+                return true;
             };
             let path = ext.remove(graphql::PATH_EXTENSION);
             let non_null = ext.remove(graphql::NON_NULL_EXTENSION);
@@ -639,46 +646,46 @@ fn strapi_errors(body: &mut Value) {
             let pathless = ext.remove(graphql::NO_PATH_EXTENSION).is_some();
             // A plain `Error` (no Strapi error in `extensions`) keeps its `locations`.
             let plain = !ext.contains_key("error");
-            if let Some(path) = path {
-                let mut segments = path.as_array().cloned().unwrap_or_default();
-                // A non-null field's error nulls its parent (one level; graphql-js goes
-                // on while the parent is non-null too).
-                if non_null == Some(Value::Bool(true)) {
-                    segments.pop();
-                }
-                if segments.is_empty() {
-                    null_data = true;
-                } else {
-                    null_paths.push(segments);
-                }
-                if !plain || pathless {
-                    map.remove("locations");
-                }
-                if pathless {
-                    continue;
-                }
-                // `path` before `extensions`, as Apollo writes it.
-                let extensions = map.remove("extensions");
-                map.insert("path".into(), path);
-                if let Some(extensions) = extensions {
-                    map.insert("extensions".into(), extensions);
-                }
+            let Some(path) = path else {
+                return true;
+            };
+            let segments = path.as_array().cloned().unwrap_or_default();
+            if nulled.iter().any(|n| segments.starts_with(n)) {
+                return false;
             }
-        }
+            let own = segments
+                .len()
+                .saturating_sub(usize::from(non_null == Some(Value::Bool(true))));
+            let n = nulled_prefix(&segments).unwrap_or(own);
+            nulled.push(segments[..n.min(segments.len())].to_vec());
+            if !plain || pathless {
+                map.remove("locations");
+            }
+            if pathless {
+                return true;
+            }
+            // `path` before `extensions`, as Apollo writes it.
+            let extensions = map.remove("extensions");
+            map.insert("path".into(), path);
+            if let Some(extensions) = extensions {
+                map.insert("extensions".into(), extensions);
+            }
+            true
+        });
     }
     let Some(object) = body.as_object_mut() else {
         return;
     };
-    if null_data {
+    if nulled.iter().any(Vec::is_empty) {
         object.insert("data".into(), Value::Null);
     } else {
         let data = object
             .entry("data")
             .or_insert_with(|| Value::Object(Map::new()));
-        if data.is_null() && !null_paths.is_empty() {
+        if data.is_null() && !nulled.is_empty() {
             *data = Value::Object(Map::new());
         }
-        for path in null_paths {
+        for path in nulled {
             set_null(data, &path);
         }
     }

@@ -1,12 +1,18 @@
-//! graphql-js's input coercion of `ID` values: an `ID` given as an integer (a literal
-//! `6`, or `6` in the variables) reaches the resolver as its text, `"6"`. async-graphql
-//! hands the value on as it was given, so a mutation's arguments are coerced here before
-//! they become the write's data. What Strapi then does with the text matters: its
+//! graphql-js's input coercion of `ID` and `Long` values, which async-graphql hands on
+//! as they were given, so a mutation's arguments are coerced here before they become the
+//! write's data:
+//! - an `ID` given as an integer (a literal `6`, or `6` in the variables) reaches the
+//!   resolver as its text, `"6"`;
+//! - a `Long` is what `GraphQLBigInt` parses: `BigInt(String(value))`, so a variable's
+//!   `[7]` or `7.0` is the integer 7 (what it refuses was refused by validation:
+//!   [`super::scalars`]).
+//!
+//! What Strapi then does with an `ID`'s text matters: its What Strapi then does with the text matters: its
 //! entity validator tells `6` and `"6"` apart (`write/relations_store.rs`), so a file
 //! named by an `ID` argument and again by a number inside a zone item's JSON is one
 //! relation that "does not exist".
 //!
-//! Where the `ID`s can be is read once from the schema's input types ([`IdPlans::new`]);
+//! Where the `ID`s can be is read once from the schema's input types ([`Coercions::new`]);
 //! the walk then follows the value given, which is finite, so recursive input types (a
 //! filter's `and`) need no limit.
 
@@ -16,25 +22,27 @@ use serde_json::{Map, Value};
 
 use super::ir::{InputDef, Kind, Registry, Ty};
 
-/// Where a value's `ID`s can be.
+/// Where a value's `ID`s and `Long`s can be.
 #[derive(Debug, Clone, PartialEq)]
-enum IdPlan {
+enum Coercion {
     /// An `ID`.
     Id,
+    /// A `Long`.
+    Long,
     /// A list of (or one value coerced to a list of) the inner plan.
-    List(Box<IdPlan>),
+    List(Box<Coercion>),
     /// An input object of this type.
     Input(String),
 }
 
 /// The `ID` places of every input type of a schema.
 #[derive(Debug, Default)]
-pub struct IdPlans {
+pub struct Coercions {
     /// Per input type, its fields that are, or may hold, an `ID`.
-    inputs: HashMap<String, Vec<(String, IdPlan)>>,
+    inputs: HashMap<String, Vec<(String, Coercion)>>,
 }
 
-impl IdPlans {
+impl Coercions {
     /// The plans of `reg`'s input types.
     pub fn new(reg: &Registry) -> Self {
         let inputs = reg
@@ -45,11 +53,11 @@ impl IdPlans {
                 _ => None,
             })
             .collect();
-        IdPlans { inputs }
+        Coercions { inputs }
     }
 
     /// Where the `ID`s of a field's arguments `args` can be, read once when the schema is
-    /// built ([`IdPlans::coerce_arguments`] follows it per request).
+    /// built ([`Coercions::coerce_arguments`] follows it per request).
     pub fn of_arguments(&self, args: &[InputDef]) -> ArgumentPlans {
         let is_input = |name: &str| self.inputs.contains_key(name);
         ArgumentPlans(fields_of(args, |ty| plan(ty, &is_input)))
@@ -65,17 +73,25 @@ impl IdPlans {
         }
     }
 
-    fn coerce(&self, plan: &IdPlan, value: &mut Value) {
+    fn coerce(&self, plan: &Coercion, value: &mut Value) {
         match (plan, value) {
-            (IdPlan::Id, value @ Value::Number(_)) => {
+            (Coercion::Id, value @ Value::Number(_)) => {
                 let text = value.to_string();
                 *value = Value::String(text);
             }
-            (IdPlan::List(inner), Value::Array(items)) => {
+            // Already the integer's own number or text: left as given.
+            (Coercion::Long, Value::Number(n)) if n.is_i64() || n.is_u64() => {}
+            (Coercion::Long, Value::String(_)) => {}
+            (Coercion::Long, value) => {
+                if let Some(text) = super::scalars::big_int_text(value) {
+                    *value = text.parse::<i64>().map_or(Value::String(text), Value::from);
+                }
+            }
+            (Coercion::List(inner), Value::Array(items)) => {
                 items.iter_mut().for_each(|item| self.coerce(inner, item));
             }
-            (IdPlan::List(inner), value) => self.coerce(inner, value),
-            (IdPlan::Input(name), Value::Object(object)) => {
+            (Coercion::List(inner), value) => self.coerce(inner, value),
+            (Coercion::Input(name), Value::Object(object)) => {
                 for (field, plan) in self.inputs.get(name).into_iter().flatten() {
                     if let Some(value) = object.get_mut(field) {
                         self.coerce(plan, value);
@@ -87,30 +103,31 @@ impl IdPlans {
     }
 }
 
-/// The arguments of one field that are, or may hold, an `ID` ([`IdPlans::of_arguments`]).
+/// The arguments of one field that are, or may hold, an `ID` ([`Coercions::of_arguments`]).
 #[derive(Debug, Default)]
-pub struct ArgumentPlans(Vec<(String, IdPlan)>);
+pub struct ArgumentPlans(Vec<(String, Coercion)>);
 
 /// The fields of an input type that are, or may hold, an `ID`.
-fn fields(reg: &Registry, defs: &[InputDef]) -> Vec<(String, IdPlan)> {
+fn fields(reg: &Registry, defs: &[InputDef]) -> Vec<(String, Coercion)> {
     let is_input =
         |name: &str| matches!(reg.types.get(name).map(|t| &t.kind), Some(Kind::Input(_)));
     fields_of(defs, |ty| plan(ty, &is_input))
 }
 
-fn fields_of(defs: &[InputDef], plan: impl Fn(&Ty) -> Option<IdPlan>) -> Vec<(String, IdPlan)> {
+fn fields_of(defs: &[InputDef], plan: impl Fn(&Ty) -> Option<Coercion>) -> Vec<(String, Coercion)> {
     defs.iter()
         .filter_map(|d| Some((d.name.clone(), plan(&d.ty)?)))
         .collect()
 }
 
 /// The plan of a value of type `ty`, or `None` when it cannot hold an `ID`.
-fn plan(ty: &Ty, is_input: &dyn Fn(&str) -> bool) -> Option<IdPlan> {
+fn plan(ty: &Ty, is_input: &dyn Fn(&str) -> bool) -> Option<Coercion> {
     match ty {
         Ty::NonNull(inner) => plan(inner, is_input),
-        Ty::List(inner) => Some(IdPlan::List(Box::new(plan(inner, is_input)?))),
-        Ty::Named(name) if name == "ID" => Some(IdPlan::Id),
-        Ty::Named(name) => is_input(name).then(|| IdPlan::Input(name.clone())),
+        Ty::List(inner) => Some(Coercion::List(Box::new(plan(inner, is_input)?))),
+        Ty::Named(name) if name == "ID" => Some(Coercion::Id),
+        Ty::Named(name) if name == "Long" => Some(Coercion::Long),
+        Ty::Named(name) => is_input(name).then(|| Coercion::Input(name.clone())),
     }
 }
 
@@ -135,6 +152,7 @@ mod tests {
             None,
             Kind::Input(vec![
                 input("cover", Ty::named("ID")),
+                input("stock", Ty::named("Long")),
                 input("gallery", Ty::list("ID")),
                 input("seo", Ty::named("SeoInput")),
                 input("blocks", Ty::list("JSON")),
@@ -146,7 +164,7 @@ mod tests {
 
     #[test]
     fn integers_given_as_ids_become_their_text_and_nothing_else_changes() {
-        let plans = IdPlans::new(&registry());
+        let plans = Coercions::new(&registry());
         let args = [InputDef::new("data", Ty::nn("ArticleInput"))];
         let mut given = json!({"data": {
             "cover": 6, "gallery": [3, "4"], "seo": {"id": 2, "title": "t"},
@@ -163,8 +181,28 @@ mod tests {
     }
 
     #[test]
+    fn a_long_is_the_integer_big_int_reads() {
+        let plans = Coercions::new(&registry());
+        let args = [InputDef::new("data", Ty::nn("ArticleInput"))];
+        for (given, coerced) in [
+            (json!([7]), json!(7)),
+            (json!(7.0), json!(7)),
+            (json!("12"), json!("12")),
+            (json!(9007199254740993_u64), json!(9007199254740993_u64)),
+            (
+                json!(["123456789012345678901234"]),
+                json!("123456789012345678901234"),
+            ),
+        ] {
+            let mut data = json!({"data": {"stock": given}});
+            plans.coerce_arguments(&plans.of_arguments(&args), data.as_object_mut().unwrap());
+            assert_eq!(data, json!({"data": {"stock": coerced}}));
+        }
+    }
+
+    #[test]
     fn an_id_argument_given_as_an_integer_is_its_text() {
-        let plans = IdPlans::new(&registry());
+        let plans = Coercions::new(&registry());
         let args = [InputDef::new("documentId", Ty::nn("ID"))];
         let mut given = json!({"documentId": 7}).as_object().cloned().unwrap();
         plans.coerce_arguments(&plans.of_arguments(&args), &mut given);
