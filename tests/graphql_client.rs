@@ -4,7 +4,8 @@
 //! it printed against Strapi 5.54 on the same database
 //! (`tests/fixtures/graphql_client/against_strapi.txt`, see its README): lists with
 //! variables, a named fragment with nested relations, a `_connection` page, a dynamic
-//! zone through inline fragments, the normalized cache, and Apollo's error handling.
+//! zone through inline fragments, the normalized cache, Apollo's error handling, and its
+//! automatic persisted queries (`PersistedQueryLink`).
 //!
 //! Apollo Client, `graphql` and `rxjs` are pinned in `tools/typescript/package-lock.json`
 //! and installed by `tools/typescript/install.sh` (the same install as the TypeScript
@@ -81,5 +82,5 @@ fn apollo_client_reads_strata_as_it_reads_strapi() {
         want.len(),
         differences.join("\n")
     );
-    assert_eq!(want.len(), 13, "the recording has one line per step");
+    assert_eq!(want.len(), 14, "the recording has one line per step");
 }

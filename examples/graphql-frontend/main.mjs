@@ -2,8 +2,9 @@
 // API, served by strata or by Strapi itself: a filtered, paginated and sorted list with
 // variables, cards through a named fragment with nested relations, a `_connection` page
 // with its `pageInfo`, an article's dynamic zone through inline fragments, the normalized
-// cache read back, and Apollo's three kinds of failure (a forbidden type, partial data, a
-// query the server refuses). One line per step, the same text whichever server answers.
+// cache read back, Apollo's three kinds of failure (a forbidden type, partial data, a
+// query the server refuses), and automatic persisted queries. One line per step, the same
+// text whichever server answers.
 //
 //   GRAPHQL_URL=http://127.0.0.1:1337/graphql node main.mjs
 
@@ -15,6 +16,8 @@ import {
   ServerError,
   gql,
 } from "@apollo/client";
+import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
+import { createHash } from "node:crypto";
 
 const url = process.env.GRAPHQL_URL ?? "http://127.0.0.1:1337/graphql";
 
@@ -295,3 +298,31 @@ try {
 } catch (error) {
   print("invalid", describe(error));
 }
+
+// 11. Automatic persisted queries: the link sends the query's hash alone; the server asks
+// for the text once (PersistedQueryNotFound), keeps it, and then runs the hash alone.
+const sent = [];
+const persisted = new ApolloClient({
+  link: new PersistedQueryLink({
+    sha256: (text) => createHash("sha256").update(text).digest("hex"),
+  }).concat(
+    new HttpLink({
+      uri: url,
+      fetch: (uri, options) => {
+        sent.push(JSON.parse(options.body).query === undefined ? "hash" : "text");
+        return fetch(uri, options);
+      },
+    }),
+  ),
+  cache: new InMemoryCache(),
+});
+const TAG_NAMES = gql`
+  query TagNames {
+    tags(sort: "name:asc", pagination: { limit: 3 }) {
+      name
+    }
+  }
+`;
+const firstRun = await persisted.query({ query: TAG_NAMES, fetchPolicy: "network-only" });
+const secondRun = await persisted.query({ query: TAG_NAMES, fetchPolicy: "network-only" });
+print("persisted", { first: firstRun.data, second: secondRun.data, sent });

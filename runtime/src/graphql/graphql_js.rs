@@ -188,6 +188,9 @@ pub fn rewrite(
     message: &str,
     locations: &[(usize, usize)],
 ) -> Option<Located> {
+    if let Some(found) = super::js_validation::rewrite(source, doc, message, locations) {
+        return Some(found);
+    }
     // `Unknown argument "a" on field "f" of type "T".` (async-graphql's suggestions after).
     if let Some((arg, rest)) = quoted(message, "Unknown argument ")
         && let Some((field, rest)) = quoted(rest, " on field ")
@@ -572,14 +575,16 @@ fn descend(source: &str, mut at: usize, segments: &[&str]) -> Option<usize> {
 }
 
 /// graphql-depth-limit follows a spread of a fragment the document does not define (at
-/// a depth within the limit) into `undefined` and throws: Apollo answers 500.
-pub fn reaches_unknown_fragment(doc: &ExecutableDocument, max: usize) -> bool {
+/// a depth within the limit) into `undefined` and throws: Apollo answers 500. It follows
+/// a cycle of spreads too, counting depth by fields only: a cycle that passes no field
+/// never reaches the limit, and the recursion overflows the stack (500 as well).
+pub fn depth_limit_throws(doc: &ExecutableDocument, max: usize) -> bool {
     fn walk(
         doc: &ExecutableDocument,
         set: &SelectionSet,
         depth: usize,
         max: usize,
-        seen: &mut Vec<Name>,
+        inside: &mut Vec<(Name, usize)>,
     ) -> bool {
         if depth > max {
             return false;
@@ -587,18 +592,24 @@ pub fn reaches_unknown_fragment(doc: &ExecutableDocument, max: usize) -> bool {
         set.items.iter().any(|item| match &item.node {
             Selection::Field(f) => {
                 !f.node.name.node.starts_with("__")
-                    && walk(doc, &f.node.selection_set.node, depth + 1, max, seen)
+                    && walk(doc, &f.node.selection_set.node, depth + 1, max, inside)
             }
-            Selection::InlineFragment(f) => walk(doc, &f.node.selection_set.node, depth, max, seen),
+            Selection::InlineFragment(f) => {
+                walk(doc, &f.node.selection_set.node, depth, max, inside)
+            }
             Selection::FragmentSpread(s) => {
                 let name = &s.node.fragment_name.node;
-                match doc.fragments.get(name) {
-                    None => true,
-                    Some(_) if seen.contains(name) => false,
-                    Some(fragment) => {
-                        seen.push(name.clone());
-                        let found = walk(doc, &fragment.node.selection_set.node, depth, max, seen);
-                        seen.pop();
+                let entered = inside.iter().find(|(n, _)| n == name).map(|(_, d)| *d);
+                match (doc.fragments.get(name), entered) {
+                    (None, _) => true,
+                    // Back in a fragment at the depth it was entered: no end.
+                    (Some(_), Some(d)) => d == depth,
+                    // Deeper each time round: the limit ends it (a depth error).
+                    (Some(fragment), None) => {
+                        inside.push((name.clone(), depth));
+                        let set = &fragment.node.selection_set.node;
+                        let found = walk(doc, set, depth, max, inside);
+                        inside.pop();
                         found
                     }
                 }

@@ -22,6 +22,7 @@ pub mod graphql_js;
 pub mod input;
 pub mod introspect;
 pub mod ir;
+pub mod js_validation;
 pub mod literals;
 pub mod names;
 pub mod nulls;

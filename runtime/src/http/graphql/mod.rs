@@ -49,6 +49,8 @@ pub struct GraphqlState {
     catalog: Arc<graphql::Catalog>,
     /// The documents already parsed (and the requests validated as plain reads).
     documents: graphql::document::Documents,
+    /// The texts of Apollo's automatic persisted queries.
+    persisted: persisted::PersistedQueries,
 }
 
 impl GraphqlState {
@@ -75,11 +77,13 @@ impl GraphqlState {
             catalog,
             registry: Arc::new(registry),
             documents: graphql::document::Documents::default(),
+            persisted: persisted::PersistedQueries::default(),
         }
     }
 }
 
 mod checks;
+mod persisted;
 mod reader;
 mod request;
 mod writer;
@@ -280,7 +284,7 @@ enum Verb {
 async fn execute(
     state: Arc<AppState>,
     headers: &HeaderMap,
-    request: Result<async_graphql::Request, String>,
+    request: Result<request::Received, String>,
     verb: Verb,
 ) -> Response {
     let response = run(state.clone(), headers, request, verb).await;
@@ -304,26 +308,68 @@ fn before_auth(mut response: Response) -> Response {
 async fn run(
     state: Arc<AppState>,
     headers: &HeaderMap,
-    request: Result<async_graphql::Request, String>,
+    request: Result<request::Received, String>,
     verb: Verb,
 ) -> Response {
     if !preflighted(headers) {
         return before_auth(csrf_refusal());
     }
-    let mut request = match request {
-        Ok(request) if request.query.is_empty() => {
-            return before_auth(bad_request(request::NO_QUERY));
-        }
-        Ok(request) => request,
+    let received = match request {
+        Ok(received) => received,
         Err(message) => return before_auth(bad_request(&message)),
     };
     // The state exists when GraphQL is enabled, and the route only then.
     let Some(gql) = state.graphql.as_ref() else {
         return ApiError::NotFound.into_response();
     };
+    let mut request = received.request;
+    let register = match gql
+        .persisted
+        .resolve(received.persisted.as_ref(), &request.query)
+    {
+        Ok(persisted::Persisted::No) => None,
+        Ok(persisted::Persisted::Register(hash)) => Some((hash, request.query.clone())),
+        Ok(persisted::Persisted::Found(text)) => {
+            request.query = text;
+            None
+        }
+        Err(refused) => return before_auth(refused.response()),
+    };
+    if request.query.is_empty() {
+        return before_auth(bad_request(request::NO_QUERY));
+    }
+    let response = run_query(state.clone(), headers, request, verb).await;
+    // Apollo keeps a persisted query's text once it passed validation: strata once it
+    // ran (a 200; a variable it cannot coerce, which Apollo finds after validation, is a
+    // 400 here, and the text is not kept).
+    if let (Some((hash, text)), true) = (register, response.status() == StatusCode::OK) {
+        gql.persisted.keep(hash, &text);
+    }
+    response
+}
+
+/// [`run`] for a request with its query text.
+async fn run_query(
+    state: Arc<AppState>,
+    headers: &HeaderMap,
+    mut request: async_graphql::Request,
+    verb: Verb,
+) -> Response {
+    let Some(gql) = state.graphql.as_ref() else {
+        return ApiError::NotFound.into_response();
+    };
     let parsed = match gql.documents.parse(&request.query) {
         Ok(parsed) => parsed,
         Err(e) => {
+            // What graphql-js parses and then refuses in validation (two operations of
+            // one name, an anonymous one beside others).
+            if let Some(errors) = graphql::js_validation::parse_error(&request.query, &e) {
+                let errors = errors
+                    .iter()
+                    .map(|(message, at)| validation_error(message, at))
+                    .collect();
+                return before_auth(errors_response(StatusCode::BAD_REQUEST, errors));
+            }
             let locations: Vec<Value> = e
                 .positions()
                 .map(|p| json!({"line": p.line, "column": p.column}))
@@ -339,8 +385,9 @@ async fn run(
         }
     };
     let doc = &parsed.document;
-    // graphql-depth-limit throws on a fragment the document does not define.
-    if graphql::graphql_js::reaches_unknown_fragment(doc, DEPTH_LIMIT) {
+    // graphql-depth-limit throws on a fragment the document does not define, and
+    // overflows on a cycle of spreads that passes no field.
+    if graphql::graphql_js::depth_limit_throws(doc, DEPTH_LIMIT) {
         return before_auth(errors_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             vec![json!({
@@ -473,7 +520,17 @@ async fn run(
         // the literal walk's errors take the place of the first such error.
         let mut walked = Some(walked_errors(&literals)).filter(|w| !w.is_empty());
         let mut errors = Vec::new();
+        let mut subscription = None;
         for e in &response.errors {
+            // graphql-js has no root type to check a subscription's fields against; its
+            // execution then refuses the operation (200, `data: null`).
+            if e.message == "Schema is not configured for subscriptions." {
+                subscription = e.locations.first().map(|p| (p.line, p.column));
+                continue;
+            }
+            if !graphql::js_validation::reported(&registry, &e.message) {
+                continue;
+            }
             let of_walked_argument = e.message.starts_with("Invalid value for argument ")
                 && e.locations
                     .first()
@@ -485,6 +542,20 @@ async fn run(
         }
         // async-graphql reports a conflict once per differing argument; graphql-js once.
         errors.dedup();
+        graphql::js_validation::in_use_order(&mut errors, undefined_variable_use);
+        if let (Some((line, column)), true) = (subscription, errors.is_empty()) {
+            return json_response(
+                StatusCode::OK,
+                &json!({
+                    "errors": [{
+                        "message": "Schema is not configured to execute subscription operation.",
+                        "locations": [{"line": line, "column": column}],
+                        "extensions": {"code": "INTERNAL_SERVER_ERROR"},
+                    }],
+                    "data": null,
+                }),
+            );
+        }
         introspection_validation(introspection.as_ref(), &mut errors);
         return errors_response(StatusCode::BAD_REQUEST, errors);
     }
@@ -511,6 +582,19 @@ async fn run(
         prepared.merge(data);
     }
     json_response(StatusCode::OK, &body)
+}
+
+/// Where an undefined variable's error points at its use (its first location).
+fn undefined_variable_use(error: &Value) -> Option<(usize, usize)> {
+    let message = error["message"].as_str()?;
+    if !(message.starts_with("Variable \"$") && message.contains("\" is not defined")) {
+        return None;
+    }
+    let at = &error["locations"][0];
+    Some((
+        at["line"].as_u64()? as usize,
+        at["column"].as_u64()? as usize,
+    ))
 }
 
 /// The literal walk's errors, as graphql-js's validation reports them.

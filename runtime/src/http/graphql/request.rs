@@ -8,10 +8,17 @@ use super::*;
 pub(super) const NO_QUERY: &str =
     "GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.";
 
+/// A request as Apollo read it: the operation, and its `persistedQuery` extension
+/// ([`super::persisted`]).
+pub(super) struct Received {
+    pub request: async_graphql::Request,
+    pub persisted: Option<Value>,
+}
+
 /// A `POST` body as Apollo's `runHttpQuery` checks it: a non-empty object (an array is
 /// a batch, which Strapi leaves disabled), `query` a string, `variables` and
 /// `extensions` objects, `operationName` a string (each may be `null`).
-pub(super) fn from_post(body: Value) -> Result<async_graphql::Request, &'static str> {
+pub(super) fn from_post(body: Value) -> Result<Received, &'static str> {
     let mut body = match body {
         Value::Array(_) => return Err("Operation batching disabled."),
         Value::Object(map) if !map.is_empty() => map,
@@ -56,7 +63,18 @@ pub(super) fn from_post(body: Value) -> Result<async_graphql::Request, &'static 
     if let Some(variables @ Value::Object(_)) = variables {
         request = request.variables(async_graphql::Variables::from_json(variables));
     }
-    Ok(request)
+    Ok(Received {
+        request,
+        persisted: persisted_query(extensions),
+    })
+}
+
+/// The `persistedQuery` member of a request's `extensions`.
+fn persisted_query(extensions: Option<Value>) -> Option<Value> {
+    match extensions {
+        Some(Value::Object(mut map)) => map.remove("persistedQuery"),
+        _ => None,
+    }
 }
 
 /// `ensureQueryIsStringOrMissing`'s words for a parsed document.
@@ -64,7 +82,7 @@ const AST_QUERY: &str = "GraphQL queries must be strings. It looks like you're s
 
 /// A `GET`'s search parameters as Apollo reads them: `query`, `operationName`,
 /// `variables` and `extensions` each at most once, the last two JSON objects.
-pub(super) fn from_get(raw: &str) -> Result<async_graphql::Request, String> {
+pub(super) fn from_get(raw: &str) -> Result<Received, String> {
     let pairs = form_pairs(raw);
     let once = |name: &str| -> Result<Option<&str>, String> {
         let mut found = pairs
@@ -98,11 +116,14 @@ pub(super) fn from_get(raw: &str) -> Result<async_graphql::Request, String> {
         request = request.operation_name(name);
     }
     let variables = json_object("variables")?;
-    json_object("extensions")?;
+    let extensions = json_object("extensions")?;
     if let Some(variables) = variables {
         request = request.variables(async_graphql::Variables::from_json(variables));
     }
-    Ok(request)
+    Ok(Received {
+        request,
+        persisted: persisted_query(extensions),
+    })
 }
 
 fn form_pairs(raw: &str) -> Vec<(String, String)> {
