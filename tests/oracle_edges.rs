@@ -18,6 +18,13 @@
 //!   configuration, with `rest.strictParams`, and with `documents.strictParams` (the
 //!   document service's own checks: `Invalid parameter at 'locale[1]'…`,
 //!   `details.received`).
+//! * `reads-more.json`: the requests of `reads-more.txt`: operators on odd values
+//!   (`$between` as a list, `$null` given `1` or `yes`, `$in` given one value), `$not`,
+//!   nested `$and`/`$or`, filters and sorts through relations, sorts that name nothing,
+//!   `fields` lists and `*`, pagination out of range, populate lists, dot paths, nested
+//!   populate with `fields`, `sort`, `filters` and `on`, locales and statuses, single
+//!   documents, counts; and a relation the caller may not read, whose keys are checked
+//!   before its grant (`filters[secret][name]`: `Invalid key name at secret`).
 //! * `sorted-joins.json`: the requests of `sorted-joins.txt`, whose sort columns lead
 //!   each entry's keys where Strapi's statement joins another table (a filter through a
 //!   relation, component or media; a populated relation, component or media), even when
@@ -47,6 +54,7 @@ fn every_recorded_answer_of_the_default_configuration() {
         ("pagination.json", 11),
         ("params-default.json", 83),
         ("search.json", 17),
+        ("reads-more.json", 100),
     ] {
         let (f, n) = replay(addr, file);
         assert_eq!(n, expected, "{file}");

@@ -128,6 +128,34 @@ impl<'a> Parser<'a> {
         self.model.schema(id)
     }
 
+    /// Strapi validates a parameter's structure on its whole tree before it checks the
+    /// caller's grants on the relations it goes through (`defaultValidateFilters`, then
+    /// `throwRestrictedRelations`), so a wrong key anywhere is the error, not a relation
+    /// the caller may not read before it (`filters[secret][name]`: `Invalid key name at
+    /// secret`). `parse` runs once with the grants; only when it fails, once more
+    /// without them: an error then is the structural one.
+    fn structure_first<T>(
+        &mut self,
+        parse: impl Fn(&mut Parser<'_>) -> Result<T, QueryError>,
+    ) -> Result<T, QueryError> {
+        let restricted = match parse(self) {
+            Ok(parsed) => return Ok(parsed),
+            Err(e) => e,
+        };
+        let everything = Permissions::all(self.model);
+        let mut unrestricted = Parser {
+            model: self.model,
+            permissions: &everything,
+            config: self.config,
+            conditions: 0,
+            nesting: 0,
+        };
+        match parse(&mut unrestricted) {
+            Err(structural) => Err(structural),
+            Ok(_) => Err(restricted),
+        }
+    }
+
     fn query(&mut self, q: &QsMap, schema_id: SchemaId) -> Result<Query, QueryError> {
         if q.contains_key("lookup") {
             return Err(QueryError::Invalid("Invalid params: 'lookup'".into()));
@@ -144,11 +172,11 @@ impl<'a> Parser<'a> {
         let schema = self.schema(schema_id);
         let filters = match q.get("filters") {
             None => None,
-            Some(v) => self.root_filters(schema, v)?,
+            Some(v) => self.structure_first(|p| p.root_filters(schema, v))?,
         };
         let sort = match q.get("sort") {
             None => Vec::new(),
-            Some(v) => self.sort(schema, v, Param::Sort, true)?,
+            Some(v) => self.structure_first(|p| p.sort(schema, v, Param::Sort, true))?,
         };
         let fields = match q.get("fields") {
             None => None,
