@@ -73,7 +73,7 @@ fn lexical_distance(input: &str, option: &str, threshold: usize) -> Option<usize
 }
 
 /// graphql-js's `naturalCompare`: runs of digits compare as numbers.
-fn natural_compare(a: &str, b: &str) -> Ordering {
+pub(super) fn natural_compare(a: &str, b: &str) -> Ordering {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -188,7 +188,7 @@ pub fn rewrite(
     message: &str,
     locations: &[(usize, usize)],
 ) -> Option<Located> {
-    if let Some(found) = super::js_validation::rewrite(source, doc, message, locations) {
+    if let Some(found) = super::js_validation::rewrite(reg, source, doc, message, locations) {
         return Some(found);
     }
     // `Unknown argument "a" on field "f" of type "T".` (async-graphql's suggestions after).

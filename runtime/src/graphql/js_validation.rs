@@ -107,6 +107,7 @@ pub fn reported(reg: &Registry, message: &str) -> bool {
 
 /// graphql-js's message and locations for one of the errors this module knows.
 pub fn rewrite(
+    reg: &Registry,
     source: &str,
     doc: &ExecutableDocument,
     message: &str,
@@ -114,6 +115,18 @@ pub fn rewrite(
 ) -> Option<Located> {
     let &(line, column) = locations.last()?;
     let at = Pos { line, column };
+    if let Some(rest) = message.strip_prefix("Unknown field \"")
+        && let Some((field, rest)) = rest.split_once('"')
+        && let Some(ty) = between(rest, " on type \"", "\"")
+    {
+        return Some((
+            format!(
+                "Cannot query field \"{field}\" on type \"{ty}\".{}",
+                field_hint(reg, ty, field)?
+            ),
+            locations.to_vec(),
+        ));
+    }
     if let Some(name) = between(message, "Duplicate directive \"", "\"") {
         let first = directive_lists(doc).into_iter().find_map(|list| {
             list.iter().any(|d| d.pos == at).then(|| {
@@ -170,6 +183,37 @@ pub fn rewrite(
         return Some((format!("{message}."), vec![(set.line, set.column)]));
     }
     None
+}
+
+/// `FieldsOnCorrectTypeRule`'s suggestion for `field` on type `ty`: on a union, the
+/// members that have the field (`to use an inline fragment on …`); on an object type,
+/// its fields near the name. `None` for a type the registry does not hold (the
+/// introspection types: async-graphql's words stay).
+fn field_hint(reg: &Registry, ty: &str, field: &str) -> Option<String> {
+    let fields_of = |name: &str| match reg.types.get(name).map(|t| &t.kind) {
+        Some(Kind::Object(fields)) => Some(fields.iter().map(|f| f.name.as_str()).collect()),
+        _ => None,
+    };
+    match &reg.types.get(ty)?.kind {
+        Kind::Union(members) => {
+            let mut having: Vec<String> = members
+                .iter()
+                .filter(|m| fields_of(m).is_some_and(|f: Vec<&str>| f.contains(&field)))
+                .cloned()
+                .collect();
+            having.sort_by(|a, b| super::graphql_js::natural_compare(a, b));
+            Some(super::graphql_js::did_you_mean(
+                Some("to use an inline fragment on"),
+                &having,
+            ))
+        }
+        Kind::Object(_) => {
+            let names: Vec<&str> = fields_of(ty)?;
+            let near = super::graphql_js::suggestion_list(field, names);
+            Some(super::graphql_js::did_you_mean(None, &near))
+        }
+        _ => None,
+    }
 }
 
 /// `NoUndefinedVariablesRule`'s errors in the order it reports them: each operation's
@@ -384,7 +428,7 @@ mod tests {
 
     fn rewritten(query: &str, message: &str, at: &[(usize, usize)]) -> Option<Located> {
         let doc = parse_query(query).ok()?;
-        rewrite(query, &doc, message, at)
+        rewrite(&Registry::default(), query, &doc, message, at)
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The input rules of the GraphQL plugin's own scalars: `Date`, `DateTime` and `Long`
 //! (graphql-scalars' `GraphQLDate`, `GraphQLDateTime` and `GraphQLLong`, its `BigInt`) and
-//! `Time` (the plugin's `TimeScalar`, which parses with `@strapi/utils`' `parseType`). What their `parseLiteral` refuses fails validation
+//! `Time` (the plugin's `TimeScalar`, which parses with `@strapi/utils`' `parseType`), and
+//! i18n's `I18NLocaleCode` (a literal must be `*` or one of the locale codes i18n knows,
+//! `iso_locales.txt`; a variable is taken as it is). What their `parseLiteral` refuses fails validation
 //! (graphql-js's `ValuesOfCorrectTypeRule`), what their `parseValue` refuses fails a
 //! variable's coercion; async-graphql takes any value for a custom scalar, so strata checks
 //! both here ([`super::literals`], [`super::graphql_js::variable_errors`]).
@@ -52,6 +54,11 @@ pub fn literal_refusal(name: &str, literal: &Literal<'_>) -> Option<Refusal> {
             Some(Refusal::Bare(format!("BigInt cannot represent value: {b}")))
         }
         ("Long", Literal::String(v) | Literal::Other(v)) => long_refusal(v),
+        ("I18NLocaleCode", Literal::String(code)) => (*code != "*" && !is_iso_locale(code))
+            .then(|| Refusal::Wrapped("Unknown locale supplied".into())),
+        ("I18NLocaleCode", _) => Some(Refusal::Wrapped(
+            "Locale cannot represent non string type".into(),
+        )),
         ("Date", Literal::Other(v)) => Some(Refusal::AsIs(format!(
             "Date cannot represent non string type {v}"
         ))),
@@ -84,6 +91,15 @@ pub fn value_refusal(name: &str, value: &Value) -> Option<Refusal> {
         ("Long", other) => long_refusal(&js_to_string(other)),
         _ => None,
     }
+}
+
+/// Whether i18n knows the locale `code` (its `iso-locales` list).
+fn is_iso_locale(code: &str) -> bool {
+    const CODES: &str = include_str!("iso_locales.txt");
+    CODES
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .any(|line| line == code)
 }
 
 /// What `GraphQLBigInt` says of a value whose `toString()` is `text`: JavaScript's
@@ -337,6 +353,24 @@ mod tests {
             Some(Refusal::Wrapped("Expected a string, got a number".into()))
         );
         assert_eq!(literal_refusal("JSON", &Literal::Other("5")), None);
+    }
+
+    #[test]
+    fn a_locale_literal_is_a_code_i18n_knows() {
+        let refused = |literal| literal_refusal("I18NLocaleCode", &literal);
+        assert_eq!(refused(Literal::String("fr")), None);
+        assert_eq!(refused(Literal::String("pt-BR")), None);
+        assert_eq!(refused(Literal::String("*")), None);
+        assert_eq!(
+            refused(Literal::String("all")),
+            Some(Refusal::Wrapped("Unknown locale supplied".into()))
+        );
+        assert_eq!(
+            refused(Literal::Other("fr")),
+            Some(Refusal::Wrapped(
+                "Locale cannot represent non string type".into()
+            ))
+        );
     }
 
     #[test]
