@@ -1,6 +1,8 @@
 //! Methods no route takes, answered as Strapi's router answers them: the recorded
 //! `val-methods-and-routes` sequence (`tests/fixtures/blog/writes/`), replayed against the
-//! blog server, and the answers to a plain `OPTIONS` and to reads of a missing path.
+//! blog server, and the answers to a plain `OPTIONS` and to reads of a missing path; routes
+//! matched regardless of case as koa-router matches them, a preflight without `Allow`, and
+//! Node's 16 KiB limit on a request's head, all checked against the oracle.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -94,4 +96,45 @@ fn options_and_reads_of_missing_paths_answer_as_strapi() {
     assert_eq!(status, 405);
     assert_eq!(body, b"Method Not Allowed");
     assert_eq!(header(&headers, "allow"), Some("HEAD, GET"));
+}
+
+#[test]
+fn routes_match_in_any_case_and_a_preflight_has_no_allow() {
+    let addr = common::start_blog_server("route-case");
+    // koa-router matches a route's text regardless of case (`sensitive: false`).
+    let (status, _, lower) = common::http_get(addr, "/api/tags?fields[0]=name", &[]);
+    assert_eq!(status, 200);
+    let (status, _, upper) = common::http_get(addr, "/API/Tags?fields[0]=name", &[]);
+    assert_eq!((status, upper), (200, lower));
+    let one = "/Api/ARTICLES/article00000000000000001?fields[0]=title";
+    assert_eq!(common::http_get(addr, one, &[]).0, 200);
+    // A documentId keeps the case it was sent in.
+    let other = "/api/articles/ARTICLE00000000000000001";
+    assert_eq!(common::http_get(addr, other, &[]).0, 404);
+    // A preflight is `@koa/cors`'s answer, before any router: no `Allow`.
+    let asked = [
+        ("Origin", "http://x.test"),
+        ("Access-Control-Request-Method", "POST"),
+    ];
+    let (status, headers, _) = common::http_request(addr, "OPTIONS", "/api/articles", &asked);
+    assert_eq!(status, 204);
+    assert_eq!(header(&headers, "allow"), None, "{headers:?}");
+}
+
+#[test]
+fn a_request_head_of_16_kib_is_431_counted_as_node_counts_it() {
+    let addr = common::start_blog_server("head-size");
+    // Node's parser counts the target and each header's name and value; Strapi answered
+    // `GET /api/tags?x=…` 431 once they made 16,384 bytes (`send_with_headers` sends
+    // `Host`, `Connection: close` and `Content-Length: 0`).
+    let sent = "Host".len()
+        + addr.to_string().len()
+        + "Connection".len()
+        + "close".len()
+        + "Content-Length".len()
+        + "0".len();
+    let target = |len: usize| format!("/api/tags?x={}", "a".repeat(len - "/api/tags?x=".len()));
+    let get = |len: usize| common::send_with_headers(addr, "GET", &target(len), &[], "").0;
+    assert_eq!(get(16_384 - sent - 1), 200);
+    assert_eq!(get(16_384 - sent), 431);
 }

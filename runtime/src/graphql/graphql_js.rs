@@ -188,9 +188,6 @@ pub fn rewrite(
     message: &str,
     locations: &[(usize, usize)],
 ) -> Option<Located> {
-    if let Some(found) = super::js_validation::rewrite(reg, source, doc, message, locations) {
-        return Some(found);
-    }
     // `Unknown argument "a" on field "f" of type "T".` (async-graphql's suggestions after).
     if let Some((arg, rest)) = quoted(message, "Unknown argument ")
         && let Some((field, rest)) = quoted(rest, " on field ")

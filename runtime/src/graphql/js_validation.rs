@@ -12,7 +12,7 @@
 //!   which async-graphql's parser refuses (`UniqueOperationNamesRule`,
 //!   `UniqueFragmentNamesRule`, `LoneAnonymousOperationRule`).
 //!
-//! [`super::graphql_js::rewrite`] asks [`rewrite`] first; the handler asks [`reported`]
+//! The handler asks [`rewrite`] before [`super::graphql_js::rewrite`], [`reported`]
 //! whether graphql-js reports an error at all, and [`parse_error`] for a document that
 //! did not parse.
 

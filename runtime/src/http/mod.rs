@@ -26,6 +26,7 @@ pub mod etag;
 mod graphql;
 pub mod openapi;
 pub mod permissions;
+mod route_case;
 pub mod target;
 pub mod v4;
 mod write;
@@ -223,12 +224,16 @@ enum Endpoint {
 }
 
 /// Routes `path` and `path/` alike, as Strapi (koa-router, not strict) does:
-/// `/api/articles/` is the list, `/api/articles/<documentId>/` the entry.
+/// `/api/articles/` is the list, `/api/articles/<documentId>/` the entry. A plain
+/// `OPTIONS` is routed too (koa-router's `allowedMethods` answer): a CORS preflight is
+/// answered before it by `cors.rs`, and an unrouted method would have axum add its own
+/// `Allow` to that answer, which Strapi's does not have.
 fn route_both(
     app: Router<Arc<AppState>>,
     path: &str,
     method: MethodRouter<Arc<AppState>>,
 ) -> Router<Arc<AppState>> {
+    let method = method.options(method_not_allowed);
     app.route(path, method.clone())
         .route(&format!("{path}/"), method)
 }
@@ -340,11 +345,16 @@ pub fn router(state: Arc<AppState>) -> Router {
     let cors_config = Arc::new(state.config.cors.clone());
     let timeout = state.config.request_timeout;
     let header_limit = state.config.max_header_bytes;
+    let names: Vec<String> = model
+        .content_types()
+        .flat_map(|s| [s.plural_name.to_string(), s.singular_name.to_string()])
+        .collect();
+    let case = route_case::RouteCase::new(&prefix, names);
     let app = app
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .with_state(state);
-    answering_panics(app)
+    let routed = answering_panics(app)
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,
@@ -367,7 +377,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(SetSensitiveRequestHeadersLayer::new([
             header::AUTHORIZATION,
             header::COOKIE,
-        ]))
+        ]));
+    // Before routing (a layer on a `Router` wraps each route): the path in the routes'
+    // case, as koa-router matches it.
+    Router::new().fallback_service(
+        tower::ServiceBuilder::new()
+            .map_request(move |request| case.apply(request))
+            .service(routed),
+    )
 }
 
 /// `app`, whose handlers' panics are answered with [`panic_answer`]: the innermost
@@ -390,19 +407,26 @@ fn panic_answer(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
     ApiError::Internal(format!("a request's handler panicked: {message}")).into_response()
 }
 
-/// Answers 431 with no body when the request's headers are larger than `limit` bytes in
-/// all (names, values and each line's `: ` and CRLF), as Node answers past its 16 KiB.
+/// Answers 431 with no body when the request's head reaches `limit` bytes, counted as
+/// Node's parser counts it (`TrackHeader`: the request target and every header's name and
+/// value, nothing else): Strapi answers `GET /api/tags?x=…` 431 once the target and a
+/// `Host: a` header make 16,384 bytes.
 async fn limit_headers(
     State(limit): State<usize>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let size: usize = request
-        .headers()
-        .iter()
-        .map(|(name, value)| name.as_str().len() + value.len() + 4)
-        .sum();
-    if size > limit {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    let size: usize = target
+        + request
+            .headers()
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len())
+            .sum::<usize>();
+    if size >= limit {
         let mut res = Response::new(Body::empty());
         *res.status_mut() = StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE;
         res.headers_mut()

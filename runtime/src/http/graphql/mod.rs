@@ -617,7 +617,8 @@ fn graphql_js_error(
         return resolution;
     }
     let at: Vec<(usize, usize)> = error.locations.iter().map(|p| (p.line, p.column)).collect();
-    let (message, at) = graphql::graphql_js::rewrite(registry, source, doc, &error.message, &at)
+    let (message, at) = graphql::js_validation::rewrite(registry, source, doc, &error.message, &at)
+        .or_else(|| graphql::graphql_js::rewrite(registry, source, doc, &error.message, &at))
         .unwrap_or_else(|| (graphql_js_message(&error.message), at));
     validation_error(&message, &at)
 }
