@@ -130,7 +130,7 @@ pub fn big_int_text(value: &Value) -> Option<String> {
 /// integer's decimal text, or `None` where JavaScript throws. A non-decimal integer's text
 /// is never its own, so its value is not worked out (`"0x…"` stands for it).
 fn js_big_int(text: &str) -> Option<String> {
-    let t = text.trim_matches(is_js_white_space);
+    let t = text.trim_matches(crate::query::values::is_js_space);
     if t.is_empty() {
         return Some("0".into());
     }
@@ -145,36 +145,7 @@ fn js_big_int(text: &str) -> Option<String> {
         let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
         return valid.then(|| "0x…".into());
     }
-    let (negative, digits) = match t.as_bytes()[0] {
-        b'-' => (true, &t[1..]),
-        b'+' => (false, &t[1..]),
-        _ => (false, t),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let digits = digits.trim_start_matches('0');
-    Some(match (negative, digits.is_empty()) {
-        (_, true) => "0".into(),
-        (true, false) => format!("-{digits}"),
-        (false, false) => digits.into(),
-    })
-}
-
-/// JavaScript's white space and line terminators, which `StringToBigInt` trims.
-fn is_js_white_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{feff}'
-    ) || (c.is_whitespace() && !c.is_ascii())
+    crate::query::values::big_int_decimal(t)
 }
 
 /// JavaScript's `String(value)` of a variable's JSON value (not null): a number as

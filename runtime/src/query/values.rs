@@ -86,6 +86,30 @@ pub fn strict_bool(s: &str) -> Option<bool> {
     }
 }
 
+/// JavaScript's white space and line terminators (what its `trim` removes).
+pub fn is_js_space(c: char) -> bool {
+    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
+}
+
+/// `BigInt` of an optional sign and decimal digits, written back: the integer's own
+/// text (`"-007"` is `-7`, `"+5"` is `5`, `"-0"` is `0`); `None` for anything else.
+pub fn big_int_decimal(text: &str) -> Option<String> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    Some(match (negative, digits.is_empty()) {
+        (_, true) => "0".to_string(),
+        (true, false) => format!("-{digits}"),
+        (false, false) => digits.to_string(),
+    })
+}
+
 /// A biginteger: optional sign and digits.
 pub fn big_int(s: &str) -> Option<String> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);

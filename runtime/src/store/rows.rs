@@ -1086,24 +1086,7 @@ impl<'a> Rows<'a> {
     ) -> Result<(i64, Vec<Attachment<'x, StoreError>>), StoreError> {
         let columns = copied_columns(schema);
         let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
-        let mut steps: Vec<(usize, Attachment<'x, StoreError>)> = Vec::new();
-        for a in &schema.attributes {
-            let links: Vec<ComponentLink> = children
-                .iter()
-                .filter(|c| c.field == a.name)
-                .cloned()
-                .collect();
-            if !links.is_empty() {
-                steps.push((
-                    a.id.index(),
-                    Box::new(move || {
-                        links
-                            .iter()
-                            .try_for_each(|c| self.insert_component_link(schema, new, c))
-                    }),
-                ));
-            }
-        }
+        let mut steps = self.component_link_steps(schema, new, &children);
         for (index, lt, links) in self.copied_links(schema, id, target_row)? {
             steps.push((
                 index,
@@ -1133,6 +1116,37 @@ impl<'a> Rows<'a> {
         }
         steps.sort_by_key(|(index, _)| *index);
         Ok((new, steps.into_iter().map(|(_, step)| step).collect()))
+    }
+
+    /// The `_cmps` rows of entity `entity` of `schema` to its components `links`, as the
+    /// [`Attachment`]s of its attributes (one per attribute that has any, with the
+    /// attribute's index, for `attachRelations`' order).
+    pub fn component_link_steps<'x, E: From<StoreError> + 'x>(
+        &'x self,
+        schema: &'x Schema,
+        entity: i64,
+        links: &[ComponentLink],
+    ) -> Vec<(usize, Attachment<'x, E>)> {
+        let mut steps: Vec<(usize, Attachment<'x, E>)> = Vec::new();
+        for a in &schema.attributes {
+            let of_attribute: Vec<ComponentLink> = links
+                .iter()
+                .filter(|c| c.field == a.name)
+                .cloned()
+                .collect();
+            if !of_attribute.is_empty() {
+                steps.push((
+                    a.id.index(),
+                    Box::new(move || {
+                        of_attribute
+                            .iter()
+                            .try_for_each(|c| self.insert_component_link(schema, entity, c))
+                            .map_err(E::from)
+                    }),
+                ));
+            }
+        }
+        steps
     }
 
     /// Attaches row `id`'s files to row `new` as Strapi re-creates them from the loaded

@@ -1739,25 +1739,8 @@ impl<'a> DocumentWrite<'a> {
             }
         }
         let id = self.rows.insert(&cs.layout.table, &values)?;
-        let mut steps: Vec<(usize, Attachment<'x, WriteError>)> = Vec::new();
-        for a in &cs.attributes {
-            let links: Vec<ComponentLink> = nested
-                .iter()
-                .filter(|n| n.field == a.name)
-                .cloned()
-                .collect();
-            if !links.is_empty() {
-                steps.push((
-                    a.id.index(),
-                    Box::new(move || {
-                        for n in &links {
-                            self.rows.insert_component_link(cs, id, n)?;
-                        }
-                        Ok(())
-                    }),
-                ));
-            }
-        }
+        let mut steps: Vec<(usize, Attachment<'x, WriteError>)> =
+            self.rows.component_link_steps(cs, id, &nested);
         // `attachRelations` passes over an attribute with nothing to link (no statement).
         for (attr, files) in item.input.media.iter().filter(|(_, f)| !f.is_empty()) {
             if let Some(a) = cs.attributes.get(attr.index()) {

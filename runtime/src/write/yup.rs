@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::error::FieldError;
-use crate::query::values::js_number_string;
+use crate::query::values::{big_int_decimal, is_js_space, js_number_string};
 use crate::schema::ScalarType;
 
 /// What yup's cast made of a value before its type check failed.
@@ -167,23 +167,7 @@ fn big_integer_text(v: &Value) -> Option<String> {
             let x = n.as_f64()?;
             (x.is_finite() && x.fract() == 0.0).then(|| number_text(n))
         }
-        Value::String(s) => {
-            let t = s.trim_matches(is_js_space);
-            let (negative, digits) = match t.as_bytes().first() {
-                Some(b'-') => (true, &t[1..]),
-                Some(b'+') => (false, &t[1..]),
-                _ => (false, t),
-            };
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let digits = digits.trim_start_matches('0');
-            Some(match (negative, digits.is_empty()) {
-                (_, true) => "0".to_string(),
-                (true, false) => format!("-{digits}"),
-                (false, false) => digits.to_string(),
-            })
-        }
+        Value::String(s) => big_int_decimal(s.trim_matches(is_js_space)),
         _ => None,
     }
 }
@@ -258,9 +242,6 @@ pub fn js_parse_int_reads(text: &str) -> bool {
 }
 
 /// JavaScript's white space and line terminators (what `parseInt` and `trim` skip).
-fn is_js_space(c: char) -> bool {
-    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
-}
 
 #[cfg(test)]
 mod tests {
