@@ -4,7 +4,8 @@
 //! the text is kept once the document passes validation; without it, the kept text is
 //! run, or the client is told `PersistedQueryNotFound` (200, so that Apollo Client's
 //! persisted-query link sends the text next). The texts are kept in memory, least
-//! recently used first out past 30 MiB, as Apollo's default `InMemoryLRUCache`.
+//! recently used first out past 30 MiB, as Apollo's default `InMemoryLRUCache` (which
+//! counts the texts alone; here each entry's own size counts too).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -76,23 +77,23 @@ impl PersistedQueries {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
-        if text.len() > CAPACITY {
+        if footprint(text) > CAPACITY {
             return;
         }
         kept.clock += 1;
         let now = kept.clock;
         if let Some((old, used)) = kept.texts.insert(hash.clone(), (text.to_owned(), now)) {
-            kept.size -= old.len();
+            kept.size -= footprint(&old);
             kept.by_use.remove(&used);
         }
         kept.by_use.insert(now, hash);
-        kept.size += text.len();
+        kept.size += footprint(text);
         while kept.size > CAPACITY {
             let Some((_, oldest)) = kept.by_use.pop_first() else {
                 break;
             };
             if let Some((text, _)) = kept.texts.remove(&oldest) {
-                kept.size -= text.len();
+                kept.size -= footprint(&text);
             }
         }
     }
@@ -156,6 +157,13 @@ impl Refusal {
     }
 }
 
+/// What a kept text counts against the capacity: its bytes, and its entry's (the hash
+/// twice, the maps' slots), so that many tiny texts cannot hold more memory than a few
+/// large ones (Apollo counts the text alone).
+fn footprint(text: &str) -> usize {
+    text.len() + 2 * 64 + 64
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -207,7 +215,7 @@ mod tests {
     #[test]
     fn the_least_recently_used_text_goes_first() {
         let kept = PersistedQueries::default();
-        let big = "x".repeat(CAPACITY / 2);
+        let big = "x".repeat(CAPACITY / 2 - footprint(""));
         kept.keep("a".into(), &big);
         kept.keep("b".into(), &big);
         assert!(kept.get("a").is_some());
