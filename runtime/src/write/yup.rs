@@ -241,8 +241,6 @@ pub fn js_parse_int_reads(text: &str) -> bool {
     rest.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// JavaScript's white space and line terminators (what `parseInt` and `trim` skip).
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
