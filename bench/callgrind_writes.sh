@@ -1,7 +1,7 @@
 #!/bin/bash
 # Instructions (callgrind Ir) a strata server runs for N sequential write requests, or
 # reads of the lab's plain page and wide populate (the store issue's 2% bounds).
-# usage: bench/callgrind_writes.sh BIN N KIND   (KIND: create, update, tags, page, wide or none)
+# usage: bench/callgrind_writes.sh BIN N KIND   (KIND: create, update, tags, page, filter, wide or none)
 # Prints the total; subtract a run of KIND none and divide by N (BENCHMARKS.md §0x).
 # Needs valgrind and curl; works on a scratch copy of the blog fixture.
 set -e
@@ -23,6 +23,7 @@ for i in $(seq 1 $N); do
     tags) if [ $((i % 2)) = 0 ]; then T='["tag000000000000000000001","tag000000000000000000002"]'; else T='["tag000000000000000000003"]'; fi
           curl -s -o /dev/null -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d "{\"data\":{\"tags\":$T}}" http://127.0.0.1:$PORT/api/articles/article00000000000000002 ;;
     page) curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT${REQ[plain]}" ;;
+    filter) curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT${REQ[filter]}" ;;
     wide) curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT$WIDE" ;;
     none) ;;
   esac
