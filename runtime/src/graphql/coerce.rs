@@ -7,14 +7,13 @@
 //!   `[7]` or `7.0` is the integer 7 (what it refuses was refused by validation:
 //!   [`super::scalars`]).
 //!
-//! What Strapi then does with an `ID`'s text matters: its What Strapi then does with the text matters: its
-//! entity validator tells `6` and `"6"` apart (`write/relations_store.rs`), so a file
-//! named by an `ID` argument and again by a number inside a zone item's JSON is one
-//! relation that "does not exist".
+//! What Strapi then does with an `ID`'s text matters: its entity validator tells `6` and
+//! `"6"` apart (`write/relations_store.rs`), so a file named by an `ID` argument and again
+//! by a number inside a zone item's JSON is one relation that "does not exist".
 //!
-//! Where the `ID`s can be is read once from the schema's input types ([`Coercions::new`]);
-//! the walk then follows the value given, which is finite, so recursive input types (a
-//! filter's `and`) need no limit.
+//! Where the `ID`s and `Long`s can be is read once from the schema's input types
+//! ([`Coercions::new`]); the walk then follows the value given, which is finite, so
+//! recursive input types (a filter's `and`) need no limit.
 
 use std::collections::HashMap;
 
@@ -35,10 +34,10 @@ enum Coercion {
     Input(String),
 }
 
-/// The `ID` places of every input type of a schema.
+/// The `ID` and `Long` places of every input type of a schema.
 #[derive(Debug, Default)]
 pub struct Coercions {
-    /// Per input type, its fields that are, or may hold, an `ID`.
+    /// Per input type, its fields that are, or may hold, an `ID` or a `Long`.
     inputs: HashMap<String, Vec<(String, Coercion)>>,
 }
 
@@ -56,7 +55,7 @@ impl Coercions {
         Coercions { inputs }
     }
 
-    /// Where the `ID`s of a field's arguments `args` can be, read once when the schema is
+    /// Where the `ID`s and `Long`s of a field's arguments `args` can be, read once when the schema is
     /// built ([`Coercions::coerce_arguments`] follows it per request).
     pub fn of_arguments(&self, args: &[InputDef]) -> ArgumentPlans {
         let is_input = |name: &str| self.inputs.contains_key(name);
@@ -64,7 +63,8 @@ impl Coercions {
     }
 
     /// Replaces each integer given where the arguments planned in `args` take an `ID` by
-    /// its decimal text, in the arguments' values `given`.
+    /// its decimal text, and each `Long` by the integer `BigInt` reads, in the arguments'
+    /// values `given`.
     pub fn coerce_arguments(&self, args: &ArgumentPlans, given: &mut Map<String, Value>) {
         for (name, plan) in &args.0 {
             if let Some(value) = given.get_mut(name) {
@@ -103,11 +103,11 @@ impl Coercions {
     }
 }
 
-/// The arguments of one field that are, or may hold, an `ID` ([`Coercions::of_arguments`]).
+/// The arguments of one field that are, or may hold, an `ID` or a `Long` ([`Coercions::of_arguments`]).
 #[derive(Debug, Default)]
 pub struct ArgumentPlans(Vec<(String, Coercion)>);
 
-/// The fields of an input type that are, or may hold, an `ID`.
+/// The fields of an input type that are, or may hold, an `ID` or a `Long`.
 fn fields(reg: &Registry, defs: &[InputDef]) -> Vec<(String, Coercion)> {
     let is_input =
         |name: &str| matches!(reg.types.get(name).map(|t| &t.kind), Some(Kind::Input(_)));
@@ -120,7 +120,7 @@ fn fields_of(defs: &[InputDef], plan: impl Fn(&Ty) -> Option<Coercion>) -> Vec<(
         .collect()
 }
 
-/// The plan of a value of type `ty`, or `None` when it cannot hold an `ID`.
+/// The plan of a value of type `ty`, or `None` when it can hold neither.
 fn plan(ty: &Ty, is_input: &dyn Fn(&str) -> bool) -> Option<Coercion> {
     match ty {
         Ty::NonNull(inner) => plan(inner, is_input),

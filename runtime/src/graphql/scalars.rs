@@ -2,10 +2,10 @@
 //! (graphql-scalars' `GraphQLDate`, `GraphQLDateTime` and `GraphQLLong`, its `BigInt`) and
 //! `Time` (the plugin's `TimeScalar`, which parses with `@strapi/utils`' `parseType`), and
 //! i18n's `I18NLocaleCode` (a literal must be `*` or one of the locale codes i18n knows,
-//! `iso_locales.txt`; a variable is taken as it is). What their `parseLiteral` refuses fails validation
-//! (graphql-js's `ValuesOfCorrectTypeRule`), what their `parseValue` refuses fails a
-//! variable's coercion; async-graphql takes any value for a custom scalar, so strata checks
-//! both here ([`super::literals`], [`super::graphql_js::variable_errors`]).
+//! `iso_locales.txt`; a variable is taken as it is). What their `parseLiteral` refuses
+//! fails validation (graphql-js's `ValuesOfCorrectTypeRule`), what their `parseValue`
+//! refuses fails a variable's coercion; async-graphql takes any value for a custom scalar,
+//! so strata checks both here ([`super::literals`], [`super::graphql_js::variable_errors`]).
 
 use serde_json::Value;
 
