@@ -216,21 +216,35 @@ fn field_hint(reg: &Registry, ty: &str, field: &str) -> Option<String> {
     }
 }
 
-/// `NoUndefinedVariablesRule`'s errors in the order it reports them: each operation's
-/// uses in document order. async-graphql reports them in another order; `use_at` picks
-/// them out of `errors` (with the place of the use), and the others keep their places.
-pub fn in_use_order<T: Default>(errors: &mut [T], use_at: impl Fn(&T) -> Option<(usize, usize)>) {
+/// `NoUndefinedVariablesRule`'s errors (graphql-js's JSON errors) in the order it reports
+/// them: each operation's uses in document order. async-graphql reports them in another
+/// order; they are picked out of `errors` by their message (with the place of the use),
+/// and the others keep their places.
+pub fn undefined_variables_in_use_order(errors: &mut [serde_json::Value]) {
     let slots: Vec<usize> = (0..errors.len())
-        .filter(|&i| use_at(&errors[i]).is_some())
+        .filter(|&i| undefined_variable_use(&errors[i]).is_some())
         .collect();
-    let mut taken: Vec<T> = slots
+    let mut taken: Vec<serde_json::Value> = slots
         .iter()
         .map(|&i| std::mem::take(&mut errors[i]))
         .collect();
-    taken.sort_by_key(|e| use_at(e));
+    taken.sort_by_key(undefined_variable_use);
     for (slot, e) in slots.into_iter().zip(taken) {
         errors[slot] = e;
     }
+}
+
+/// Where an undefined variable's error points at its use (its first location).
+fn undefined_variable_use(error: &serde_json::Value) -> Option<(usize, usize)> {
+    let message = error["message"].as_str()?;
+    if !(message.starts_with("Variable \"$") && message.contains("\" is not defined")) {
+        return None;
+    }
+    let at = &error["locations"][0];
+    Some((
+        usize::try_from(at["line"].as_u64()?).ok()?,
+        usize::try_from(at["column"].as_u64()?).ok()?,
+    ))
 }
 
 /// `Variable "$t" is not defined.` (or `… by operation "Q".`) at the use and at the
@@ -507,16 +521,32 @@ mod tests {
 
     #[test]
     fn undefined_variables_keep_their_places_in_use_order() {
+        let undefined = |name: &str, line: u64, column: u64| {
+            serde_json::json!({
+                "message": format!("Variable \"${name}\" is not defined."),
+                "locations": [{"line": line, "column": column}, {"line": 1, "column": 1}],
+            })
+        };
+        let other = |message: &str| serde_json::json!({"message": message, "locations": []});
         let mut errors = vec![
-            ("a", None),
-            ("v", Some((1, 51))),
-            ("b", None),
-            ("t", Some((1, 34))),
+            other("a"),
+            undefined("v", 1, 51),
+            other("b"),
+            undefined("t", 1, 34),
         ];
-        in_use_order(&mut errors, |e| e.1);
+        undefined_variables_in_use_order(&mut errors);
+        let messages: Vec<&str> = errors
+            .iter()
+            .filter_map(|e| e["message"].as_str())
+            .collect();
         assert_eq!(
-            errors.iter().map(|e| e.0).collect::<Vec<_>>(),
-            ["a", "t", "b", "v"]
+            messages,
+            [
+                "a",
+                "Variable \"$t\" is not defined.",
+                "b",
+                "Variable \"$v\" is not defined."
+            ]
         );
     }
 }

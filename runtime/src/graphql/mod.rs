@@ -18,6 +18,7 @@ mod build;
 mod coerce;
 pub mod document;
 mod dynamic;
+pub mod empty_objects;
 pub mod graphql_js;
 pub mod input;
 pub mod introspect;

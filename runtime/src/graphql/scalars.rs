@@ -95,11 +95,14 @@ pub fn value_refusal(name: &str, value: &Value) -> Option<Refusal> {
 
 /// Whether i18n knows the locale `code` (its `iso-locales` list).
 fn is_iso_locale(code: &str) -> bool {
-    const CODES: &str = include_str!("iso_locales.txt");
-    CODES
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .any(|line| line == code)
+    static CODES: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| {
+            include_str!("iso_locales.txt")
+                .lines()
+                .filter(|line| !line.starts_with('#'))
+                .collect()
+        });
+    CODES.contains(code)
 }
 
 /// What `GraphQLBigInt` says of a value whose `toString()` is `text`: JavaScript's

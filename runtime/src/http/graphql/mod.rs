@@ -474,6 +474,8 @@ async fn run_query(
         catalog: gql.catalog.clone(),
     });
     let document = parsed.clone();
+    let prepared_document = introspection.as_ref().map(|p| p.document.clone());
+    let types = gql.registry.clone();
     let operation = request.operation_name.clone();
     let answer = tokio::task::spawn_blocking(move || {
         let caller = state.permissions.caller(authorization.as_deref())?;
@@ -493,10 +495,16 @@ async fn run_query(
             if let Some(text) = plain_answer(&schema, &asked, &parts, &*reader) {
                 return Ok(Answer::Written(text));
             }
-            // Parsed once: the executor takes the document instead of the text.
-            request.set_parsed_query(document.document.clone());
         }
-        let response = graphql::block_on(schema.execute(request.data(reader)));
+        // Parsed once: the executor takes the document instead of the text, with a
+        // `__typename` in each selection that may collect no field (graphql-js's `{}`).
+        let mut executed = prepared_document.unwrap_or_else(|| document.document.clone());
+        let kept = graphql::empty_objects::keep_empty_objects(&types, &mut executed);
+        request.set_parsed_query(executed);
+        let mut response = graphql::block_on(schema.execute(request.data(reader)));
+        if kept {
+            graphql::empty_objects::drop_kept(&mut response.data);
+        }
         Ok::<_, ApiError>(Answer::Executed(response))
     })
     .await;
@@ -542,7 +550,7 @@ async fn run_query(
         }
         // async-graphql reports a conflict once per differing argument; graphql-js once.
         errors.dedup();
-        graphql::js_validation::in_use_order(&mut errors, undefined_variable_use);
+        graphql::js_validation::undefined_variables_in_use_order(&mut errors);
         if let (Some((line, column)), true) = (subscription, errors.is_empty()) {
             return json_response(
                 StatusCode::OK,
@@ -582,19 +590,6 @@ async fn run_query(
         prepared.merge(data);
     }
     json_response(StatusCode::OK, &body)
-}
-
-/// Where an undefined variable's error points at its use (its first location).
-fn undefined_variable_use(error: &Value) -> Option<(usize, usize)> {
-    let message = error["message"].as_str()?;
-    if !(message.starts_with("Variable \"$") && message.contains("\" is not defined")) {
-        return None;
-    }
-    let at = &error["locations"][0];
-    Some((
-        at["line"].as_u64()? as usize,
-        at["column"].as_u64()? as usize,
-    ))
 }
 
 /// The literal walk's errors, as graphql-js's validation reports them.
