@@ -777,6 +777,7 @@ fn set_null(mut at: &mut Value, path: &[Value]) {
         return;
     };
     for segment in parents {
+        object_of_failed_fields(at, segment);
         let next = match (segment, at) {
             (Value::String(k), Value::Object(map)) => map.get_mut(k),
             (Value::Number(n), Value::Array(items)) => n
@@ -790,6 +791,7 @@ fn set_null(mut at: &mut Value, path: &[Value]) {
             None => return,
         }
     }
+    object_of_failed_fields(at, last);
     match (last, at) {
         (Value::String(k), Value::Object(map)) => {
             map.insert(k.clone(), Value::Null);
@@ -804,6 +806,16 @@ fn set_null(mut at: &mut Value, path: &[Value]) {
             }
         }
         _ => {}
+    }
+}
+
+/// An object whose every selected field failed is `null` in async-graphql's answer (it
+/// leaves a failed field out, and an object without keys is `null`); an error below it
+/// that nulls a field, not the object, shows it was resolved: graphql-js's object of
+/// `null` fields. So a `null` reached on the way to a field's key becomes an object.
+fn object_of_failed_fields(at: &mut Value, next: &Value) {
+    if at.is_null() && next.is_string() {
+        *at = Value::Object(Map::new());
     }
 }
 
