@@ -25,7 +25,7 @@ pub const KEPT: &str = "__strataKept";
 /// Adds the kept `__typename` to every selection set of `doc` that may collect no field;
 /// whether any was added (then [`drop_kept`] must run on the answer).
 pub fn keep_empty_objects(reg: &Registry, doc: &mut ExecutableDocument) -> bool {
-    if uses_kept_key(doc) {
+    if !may_need_keeping(doc) {
         return false;
     }
     let mut added = false;
@@ -143,24 +143,42 @@ fn kept_typename(pos: async_graphql::Pos) -> Field {
     }
 }
 
-/// Whether any field of `doc` answers under the reserved key.
-fn uses_kept_key(doc: &ExecutableDocument) -> bool {
-    fn in_set(set: &SelectionSet) -> bool {
-        set.items.iter().any(|item| match &item.node {
-            Selection::Field(f) => {
-                f.node.response_key().node.as_str() == KEPT || in_set(&f.node.selection_set.node)
-            }
-            Selection::InlineFragment(inline) => in_set(&inline.node.selection_set.node),
-            Selection::FragmentSpread(_) => false,
-        })
+/// Whether some selection set of `doc` may collect nothing and no field answers under
+/// the reserved key: one walk over the selections without the registry, so that the usual
+/// document (every set selects a plain field) costs no type lookup. It may say yes where
+/// the typed walk adds nothing (a set on a leaf, which validation refuses), never no where
+/// it adds something.
+fn may_need_keeping(doc: &ExecutableDocument) -> bool {
+    #[derive(Default)]
+    struct Found {
+        empty: bool,
+        kept_key: bool,
     }
-    doc.operations
-        .iter()
-        .any(|(_, op)| in_set(&op.node.selection_set.node))
-        || doc
-            .fragments
-            .values()
-            .any(|f| in_set(&f.node.selection_set.node))
+    fn visit(set: &SelectionSet, found: &mut Found) {
+        for item in &set.items {
+            match &item.node {
+                Selection::Field(f) => {
+                    found.kept_key |= f.node.response_key().node.as_str() == KEPT;
+                    let inner = &f.node.selection_set.node;
+                    if !inner.items.is_empty() {
+                        found.empty |= may_collect_nothing(inner);
+                        visit(inner, found);
+                    }
+                }
+                Selection::InlineFragment(inline) => visit(&inline.node.selection_set.node, found),
+                Selection::FragmentSpread(_) => {}
+            }
+        }
+    }
+    let mut found = Found::default();
+    for (_, op) in doc.operations.iter() {
+        found.empty |= may_collect_nothing(&op.node.selection_set.node);
+        visit(&op.node.selection_set.node, &mut found);
+    }
+    for fragment in doc.fragments.values() {
+        visit(&fragment.node.selection_set.node, &mut found);
+    }
+    found.empty && !found.kept_key
 }
 
 #[cfg(test)]
