@@ -19,6 +19,7 @@ use async_graphql::{ErrorExtensions, Name, Value};
 use super::coerce::Coercions;
 use super::ir::{DefaultValue, FieldDef, InputDef, Kind, Registry, Ty, TypeDef};
 use super::names;
+use super::scalars::is_rfc3339_date_time;
 
 /// The message of a field strata does not resolve yet.
 const NOT_SERVED: &str = "strata does not resolve this GraphQL field yet";
@@ -535,6 +536,10 @@ pub(crate) enum Shape {
     /// `Time`: `HH:mm:ss.SSS`, the fraction padded to three digits (the plugin's
     /// `TimeScalar`; PostgreSQL's `time` text has none).
     Time,
+    /// `DateTime`: the JSON as is, but a text that is not a date-time (a `timestamp`
+    /// attribute's epoch milliseconds, as REST gives them) fails as graphql-scalars'
+    /// `serialize` fails (`invalid_date_time`).
+    DateTime,
     /// An enum: the string as `toRegressedEnumValue` names it.
     Enum,
     /// An object type: the JSON object is the children's parent.
@@ -629,6 +634,7 @@ pub(crate) fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
     match reg.types.get(ty.base()).map(|t| &t.kind) {
         Some(Kind::Scalar { .. }) if ty.base() == "Long" => Shape::Long,
         Some(Kind::Scalar { .. }) if ty.base() == "Time" => Shape::Time,
+        Some(Kind::Scalar { .. }) if ty.base() == "DateTime" => Shape::DateTime,
         Some(Kind::Scalar { .. }) => Shape::Scalar,
         Some(Kind::Enum(_)) => Shape::Enum,
         Some(Kind::Object(_)) => Shape::Object,
@@ -725,6 +731,13 @@ fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Lo
                 items.drain(..start.min(items.len()));
                 items.truncate(limit);
             }
+            if let Some(text) = invalid_date_time(shape, &value) {
+                return Err(plain_error(
+                    format!("DateTime cannot represent an invalid date-time-string {text}."),
+                    &path(),
+                    non_null,
+                ));
+            }
             if connection {
                 return Ok(Some(FieldValue::owned_any(
                     serde_json::json!({ "nodes": value }),
@@ -747,16 +760,31 @@ fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Lo
     })
 }
 
-/// graphql-js's error for a non-null field that resolved to null: a plain `Error`
-/// (`locations` kept, `INTERNAL_SERVER_ERROR`), whose parent the server nulls.
+/// graphql-js's error for a non-null field that resolved to null, whose parent the
+/// server nulls.
 fn null_in_non_null(message: &str, path: &serde_json::Value) -> async_graphql::Error {
+    plain_error(message.to_string(), path, true)
+}
+
+/// A plain `Error` of graphql-js's completion (a scalar's `serialize` threw, a non-null
+/// field was null): `locations` kept, `INTERNAL_SERVER_ERROR`, no Strapi error.
+fn plain_error(message: String, path: &serde_json::Value, non_null: bool) -> async_graphql::Error {
     let error = ReadError {
-        message: message.to_string(),
+        message,
         name: "",
         details: Box::new(serde_json::Value::Null),
         code: "INTERNAL_SERVER_ERROR",
     };
-    into_error(error, path, true)
+    into_error(error, path, non_null)
+}
+
+/// The text of a `DateTime` value that graphql-scalars cannot serialize (it is not a
+/// date-time: a `timestamp` attribute's epoch milliseconds), if it is one.
+pub(crate) fn invalid_date_time(shape: Shape, value: &serde_json::Value) -> Option<&str> {
+    match (shape, value) {
+        (Shape::DateTime, serde_json::Value::String(s)) if !is_rfc3339_date_time(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// A JSON value as the field value of a shape (lists item by item).

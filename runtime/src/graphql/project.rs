@@ -24,8 +24,11 @@ use std::collections::HashMap;
 use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
 use serde_json::value::RawValue;
 
-use super::dynamic::{Catalog, Reader, RootField, RootKind, Shape, scalar_value, shape_of};
+use super::dynamic::{
+    Catalog, Reader, RootField, RootKind, Shape, invalid_date_time, scalar_value, shape_of,
+};
 use super::ir::{DefaultValue, FieldDef, Kind, Registry, Ty};
+use super::scalars::is_rfc3339_date_time;
 
 /// What the walk needs of the schema.
 pub struct Plain<'a> {
@@ -370,8 +373,18 @@ fn leaf(text: &str, shape: Shape, non_null: bool, out: &mut String) -> Option<()
         out.push_str(text);
         return Some(());
     }
+    // A date-time is written as it is; any other `DateTime` value is the executor's to
+    // refuse (`dynamic::invalid_date_time`).
+    if shape == Shape::DateTime && same_text(text) {
+        let quoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
+        if !quoted.is_some_and(is_rfc3339_date_time) {
+            return None;
+        }
+        out.push_str(text);
+        return Some(());
+    }
     let json: serde_json::Value = serde_json::from_str(text).ok()?;
-    if json.is_array() && shape != Shape::Scalar {
+    if (json.is_array() && shape != Shape::Scalar) || invalid_date_time(shape, &json).is_some() {
         return None;
     }
     let value = scalar_value(json, shape);

@@ -214,11 +214,10 @@ fn is_rfc3339_date(s: &str) -> bool {
     (1..=days).contains(&day)
 }
 
-/// graphql-scalars' `validateDateTime` (on the upper-cased text): a date, `T`, a time of
-/// `HH:mm:ss`, optional decimals, and `Z` or an offset `±HH:mm` (hours up to 23).
-fn is_rfc3339_date_time(s: &str) -> bool {
-    let upper = s.to_ascii_uppercase();
-    let Some((date, time)) = upper.split_once('T') else {
+/// graphql-scalars' `validateDateTime` (which reads the upper-cased text): a date, `T`, a
+/// time of `HH:mm:ss`, optional decimals, and `Z` or an offset `±HH:mm` (hours up to 23).
+pub(crate) fn is_rfc3339_date_time(s: &str) -> bool {
+    let Some((date, time)) = s.split_once(['T', 't']) else {
         return false;
     };
     if !is_rfc3339_date(date) || time.len() < 8 || !time.is_char_boundary(8) {
@@ -239,7 +238,7 @@ fn is_rfc3339_date_time(s: &str) -> bool {
         None => rest,
     };
     match zone.as_bytes() {
-        [b'Z'] => true,
+        [b'Z' | b'z'] => true,
         [b'+' | b'-', h1, h2, b':', m1, m2] => {
             [h1, h2, m1, m2].iter().all(|d| d.is_ascii_digit())
                 && (*h1, *h2) <= (b'2', b'3')
