@@ -373,9 +373,9 @@ fn leaf(text: &str, shape: Shape, non_null: bool, out: &mut String) -> Option<()
         out.push_str(text);
         return Some(());
     }
-    // A date-time is written as it is; any other `DateTime` value is the executor's to
-    // refuse (`dynamic::invalid_date_time`).
-    if shape == Shape::DateTime && same_text(text) {
+    // A date-time (no escapes in it) is written as it is; any other `DateTime` value is
+    // the executor's to refuse (`dynamic::invalid_date_time`).
+    if shape == Shape::DateTime {
         let quoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
         if !quoted.is_some_and(is_rfc3339_date_time) {
             return None;
