@@ -227,15 +227,8 @@ fn is_canonical_date_time(b: &[u8]) -> bool {
         let (high, low) = (b[i].wrapping_sub(b'0'), b[i + 1].wrapping_sub(b'0'));
         (high < 10 && low < 10).then(|| u32::from(high) * 10 + u32::from(low))
     };
-    let separators = [
-        (4, b'-'),
-        (7, b'-'),
-        (10, b'T'),
-        (13, b':'),
-        (16, b':'),
-        (19, b'.'),
-    ];
-    if b.len() != 24 || b[23] != b'Z' || separators.iter().any(|&(i, c)| b[i] != c) {
+    let separators = crate::query::values::ISO_SEPARATORS;
+    if b.len() != 24 || separators.iter().any(|&(i, c)| b[i] != c) {
         return false;
     }
     let fraction = b[20..23].iter().all(u8::is_ascii_digit);

@@ -267,6 +267,19 @@ pub fn iso_string(ms: i64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Where the separators of the date-time text strata writes for a year of four digits
+/// stand, `yyyy-MM-ddTHH:mm:ss.SSSZ` (24 bytes); GraphQL's `DateTime` check reads the same
+/// form.
+pub const ISO_SEPARATORS: [(usize, u8); 7] = [
+    (4, b'-'),
+    (7, b'-'),
+    (10, b'T'),
+    (13, b':'),
+    (16, b':'),
+    (19, b'.'),
+    (23, b'Z'),
+];
+
 /// [`iso_string`], appended to `out` (the read path writes every row's timestamps so).
 pub fn write_iso(ms: i64, buf: &mut Vec<u8>) {
     let days = ms.div_euclid(86_400_000);
@@ -304,15 +317,7 @@ pub fn write_iso(ms: i64, buf: &mut Vec<u8>) {
         put(14, mi, 2);
         put(17, s, 2);
         put(20, milli, 3);
-        for (at, c) in [
-            (4, b'-'),
-            (7, b'-'),
-            (10, b'T'),
-            (13, b':'),
-            (16, b':'),
-            (19, b'.'),
-            (23, b'Z'),
-        ] {
+        for (at, c) in ISO_SEPARATORS {
             out[at] = c;
         }
         buf.extend_from_slice(&out);
