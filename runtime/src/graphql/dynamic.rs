@@ -780,7 +780,7 @@ fn plain_error(message: String, path: &serde_json::Value, non_null: bool) -> asy
 
 /// The text of a `DateTime` value that graphql-scalars cannot serialize (it is not a
 /// date-time: a `timestamp` attribute's epoch milliseconds), if it is one.
-pub(crate) fn invalid_date_time(shape: Shape, value: &serde_json::Value) -> Option<&str> {
+fn invalid_date_time(shape: Shape, value: &serde_json::Value) -> Option<&str> {
     match (shape, value) {
         (Shape::DateTime, serde_json::Value::String(s)) if !is_rfc3339_date_time(s) => Some(s),
         _ => None,

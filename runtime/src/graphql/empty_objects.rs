@@ -28,11 +28,7 @@ pub fn keep_empty_objects(reg: &Registry, doc: &mut ExecutableDocument) -> bool 
     if !may_need_keeping(doc) {
         return false;
     }
-    let mut added = false;
-    let mut walk = Walk {
-        reg,
-        added: &mut added,
-    };
+    let mut walk = Walk { reg, added: false };
     match &mut doc.operations {
         DocumentOperations::Single(op) => walk.operation(&mut op.node),
         DocumentOperations::Multiple(ops) => {
@@ -45,7 +41,7 @@ pub fn keep_empty_objects(reg: &Registry, doc: &mut ExecutableDocument) -> bool 
         let on = fragment.node.type_condition.node.on.node.to_string();
         walk.set(&on, &mut fragment.node.selection_set.node);
     }
-    added
+    walk.added
 }
 
 /// Removes the kept key from every object of an executed answer's `data`.
@@ -62,7 +58,8 @@ pub fn drop_kept(value: &mut async_graphql::Value) {
 
 struct Walk<'a> {
     reg: &'a Registry,
-    added: &'a mut bool,
+    /// Whether a kept `__typename` was added.
+    added: bool,
 }
 
 impl Walk<'_> {
@@ -84,7 +81,7 @@ impl Walk<'_> {
                 Selection::Field(Positioned::new(kept, set.pos)),
                 set.pos,
             ));
-            *self.added = true;
+            self.added = true;
         }
         self.set(on, &mut set.node);
     }

@@ -24,9 +24,7 @@ use std::collections::HashMap;
 use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
 use serde_json::value::RawValue;
 
-use super::dynamic::{
-    Catalog, Reader, RootField, RootKind, Shape, invalid_date_time, scalar_value, shape_of,
-};
+use super::dynamic::{Catalog, Reader, RootField, RootKind, Shape, scalar_value, shape_of};
 use super::ir::{DefaultValue, FieldDef, Kind, Registry, Ty};
 use super::scalars::is_rfc3339_date_time;
 
@@ -374,7 +372,7 @@ fn leaf(text: &str, shape: Shape, non_null: bool, out: &mut String) -> Option<()
         return Some(());
     }
     // A date-time (no escapes in it) is written as it is; any other `DateTime` value is
-    // the executor's to refuse (`dynamic::invalid_date_time`).
+    // the executor's to refuse (`dynamic::invalid_date_time`), so none goes further.
     if shape == Shape::DateTime {
         let quoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
         if !quoted.is_some_and(is_rfc3339_date_time) {
@@ -384,7 +382,7 @@ fn leaf(text: &str, shape: Shape, non_null: bool, out: &mut String) -> Option<()
         return Some(());
     }
     let json: serde_json::Value = serde_json::from_str(text).ok()?;
-    if (json.is_array() && shape != Shape::Scalar) || invalid_date_time(shape, &json).is_some() {
+    if json.is_array() && shape != Shape::Scalar {
         return None;
     }
     let value = scalar_value(json, shape);
