@@ -122,6 +122,27 @@ pub struct Rows<'a> {
     pub cascades: &'a Cascades,
     /// How many changing statements these operations have sent ([`Rows::changes`]).
     changes: std::cell::Cell<u64>,
+    /// How many component rows [`Rows::copy_component`] and its kin have copied.
+    copied_rows: std::cell::Cell<u64>,
+    /// How side-by-side work is timed now ([`Timing`]).
+    timing: std::cell::Cell<Timing>,
+}
+
+/// How Strapi times the items it makes side by side ([`Rows::in_strapi_order`]), which
+/// decides whose row is inserted first and so gets the lower id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Timing {
+    /// Inside the request's transaction, where every statement waits for the one before:
+    /// each changing statement is one step of work.
+    #[default]
+    InTransaction,
+    /// Outside any transaction: i18n's sync of shared attributes to the other locales runs
+    /// after the document service's transaction has committed. There the entity
+    /// manager's `create` attaches each new row's relations in a transaction of its own
+    /// (`BEGIN`, the links, `COMMIT`), which holds SQLite's one connection while the
+    /// other items wait in line. So a row costs two steps (its insert and that
+    /// transaction) however many links it has, and its links are written at once.
+    OwnTransactions,
 }
 
 fn alias(name: &str) -> Alias {
@@ -231,6 +252,26 @@ impl<'a> Rows<'a> {
             model,
             cascades: Cascades::none(),
             changes: std::cell::Cell::new(0),
+            copied_rows: std::cell::Cell::new(0),
+            timing: std::cell::Cell::new(Timing::InTransaction),
+        }
+    }
+
+    /// Runs `work` with side-by-side items timed as `timing` says ([`Timing`]), then
+    /// restores the timing before it.
+    pub fn timed<T>(&self, timing: Timing, work: impl FnOnce() -> T) -> T {
+        let before = self.timing.replace(timing);
+        let out = work();
+        self.timing.set(before);
+        out
+    }
+
+    /// The steps of work done since `changes` statements and `copied` copied rows
+    /// ([`Timing`]).
+    fn work_since(&self, changes: u64, copied: u64) -> u64 {
+        match self.timing.get() {
+            Timing::InTransaction => self.changes() - changes,
+            Timing::OwnTransactions => 2 * (self.copied_rows.get() - copied),
         }
     }
 
@@ -1086,6 +1127,7 @@ impl<'a> Rows<'a> {
     ) -> Result<(i64, Vec<Attachment<'x, StoreError>>), StoreError> {
         let columns = copied_columns(schema);
         let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
+        self.copied_rows.set(self.copied_rows.get() + 1);
         let mut steps = self.component_link_steps(schema, new, &children);
         for (index, lt, links) in self.copied_links(schema, id, target_row)? {
             steps.push((
@@ -1295,7 +1337,9 @@ impl<'a> Rows<'a> {
     /// side, each row one step after the one before). The work is simulated in the
     /// statements' order: an item's nested parts at its start, its row once they are
     /// done (start + their statements), its attachments one statement apart after it; at
-    /// a tie, items in list order. `starts` may be empty (all 0).
+    /// a tie, items in list order. Outside a transaction ([`Timing::OwnTransactions`])
+    /// each copied row is two steps and a row's attachments are done at once. `starts`
+    /// may be empty (all 0).
     pub fn in_strapi_order_from<'x, I, N, E>(
         &self,
         items: &'x [I],
@@ -1325,9 +1369,9 @@ impl<'a> Rows<'a> {
         while let Some((time, i, step)) = due.pop_first() {
             match step {
                 NESTED => {
-                    let before = self.changes();
+                    let (changes, copied) = (self.changes(), self.copied_rows.get());
                     made[i] = Some(nested(&items[i])?);
-                    due.insert((time + (self.changes() - before), i, ROW));
+                    due.insert((time + self.work_since(changes, copied), i, ROW));
                 }
                 ROW => {
                     let Some(parts) = made[i].take() else {
@@ -1341,7 +1385,13 @@ impl<'a> Rows<'a> {
                     }
                 }
                 _ => {
-                    if let Some(attach) = pending[i].pop_front() {
+                    // In a transaction of its own, a row's links are written at once.
+                    let waiting = pending[i].len();
+                    let at_once = match self.timing.get() {
+                        Timing::InTransaction => waiting.min(1),
+                        Timing::OwnTransactions => waiting,
+                    };
+                    for attach in pending[i].drain(..at_once) {
                         attach()?;
                     }
                     if !pending[i].is_empty() {

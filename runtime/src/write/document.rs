@@ -42,8 +42,8 @@ use crate::schema::{
 use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
-    Attachment, ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Touching,
-    Version, copied_columns,
+    Attachment, ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Timing,
+    Touching, Version, copied_columns,
 };
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
@@ -959,7 +959,10 @@ impl<'a> DocumentWrite<'a> {
             let starts: Vec<u64> = (0..others.len() as u64)
                 .flat_map(|row| std::iter::repeat_n(row, list.len()))
                 .collect();
-            let made = self.copy_instances(&all, &starts)?;
+            // The sync runs after the request's transaction ([`Timing::OwnTransactions`]).
+            let made = self.rows.timed(Timing::OwnTransactions, || {
+                self.copy_instances(&all, &starts)
+            })?;
             // Every row's update sets the attribute, to nothing when the row written has
             // none (a repeatable component's `deleteRelations` then still renumbers).
             for (i, row_joins) in joins.iter_mut().enumerate() {
