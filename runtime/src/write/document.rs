@@ -402,6 +402,25 @@ impl<'a> DocumentWrite<'a> {
         Ok(document_id)
     }
 
+    /// What a creation writes before Strapi's entity manager refuses a date of the entry
+    /// itself ([`super::input::Refused::by_entry_date`]): the document service makes the
+    /// components first, each instance with everything under it (its own components,
+    /// links and files), then the entry's insert fails. The caller rolls this back; on
+    /// PostgreSQL and MariaDB the ids those inserts took stay taken, as Strapi's do.
+    pub fn components_made_before_refusal(
+        &self,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
+        self.resolve_targets(self.schema, input, locale)?;
+        for a in &self.schema.attributes {
+            if let Some((_, items)) = input.components.iter().find(|(id, _)| *id == a.id) {
+                self.create_items(items, locale)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The non-localized media, components and zones of row `source`, as i18n's
     /// `fillNonLocalizedAttributes` copies them into a new localization's data (the
     /// populated values without their ids, files as their ids: `normalizeMediaIds`),

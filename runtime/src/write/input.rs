@@ -350,6 +350,8 @@ struct Collected {
     failures: Vec<Failure>,
     /// The first date or time failure (reported only when yup found nothing).
     date: Option<String>,
+    /// Whether a date or time failure is inside a component (not the entry's own).
+    date_in_component: bool,
     /// The data as relation errors show it.
     shown: Option<Value>,
     /// The validation the values go through.
@@ -480,6 +482,8 @@ pub struct Refused {
     /// The entity manager's bare date message, which Strapi gives only after its
     /// validation passed.
     pub date: Option<String>,
+    /// Whether a date that failed is inside a component (not the entry's own).
+    pub date_in_component: bool,
     /// The values read, failed ones left out.
     pub input: Input,
 }
@@ -488,6 +492,13 @@ impl Refused {
     /// Whether yup refused the data (else only a date failed).
     pub fn by_yup(&self) -> bool {
         !self.failures.is_empty() || self.relations.is_some()
+    }
+
+    /// Whether only a date of the entry's own failed: Strapi's validation passed, its
+    /// document service made the components, and its entity manager then refused the
+    /// entry's row (`processData`) before inserting it.
+    pub fn by_entry_date(&self) -> bool {
+        self.date.is_some() && !self.date_in_component && !self.by_yup()
     }
 
     /// Strapi's 400: yup's errors, the relations check's last; else the date message.
@@ -543,6 +554,7 @@ impl DataParse<'_> {
             failures: c.failures,
             relations,
             date: c.date,
+            date_in_component: c.date_in_component,
             input,
         }))
     }
@@ -579,6 +591,7 @@ fn parse_object(
                 Err(Fail::Rules(f)) => c.failures.extend(f),
                 Err(Fail::Date(m)) => {
                     c.date.get_or_insert(m);
+                    c.date_in_component |= !path.is_empty();
                 }
             },
             AttributeKind::Media(_) if is_media_connect(v) => {

@@ -155,6 +155,10 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
         (Err(refused), Action::Update, Some(id)) => {
             refused_update(store, req, id, &parse, *refused, locale.as_deref())?
         }
+        (Err(refused), Action::Create, _) if refused.by_entry_date() => {
+            take_ids_of_refused_creation(store, req, &refused, locale.as_deref());
+            return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
+        }
         (Err(refused), ..) => {
             return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
         }
@@ -190,6 +194,29 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
             localizations_before_sync: doc.shown_before_sync(),
         })
     })
+}
+
+/// A creation whose only failure is a date of the entry's own
+/// ([`input::Refused::by_entry_date`]): Strapi's document service made the components
+/// before its entity manager refused the row, and its transaction rolled back, but on
+/// PostgreSQL and MariaDB the ids those inserts took stay taken. strata makes the same
+/// components in a transaction it rolls back, so that the writes after this one are
+/// numbered as Strapi numbers them (SQLite's rollback returns the ids, as it does
+/// Strapi's). A target that does not exist stops it before any insert, as Strapi's
+/// transform refuses that first ([`refusal`] answers it). Nothing of it is kept, so a
+/// store error here changes nothing but the ids, and the answer is the refusal's.
+fn take_ids_of_refused_creation(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    refused: &input::Refused,
+    locale: Option<&str>,
+) {
+    let schema = store.model().schema(req.schema);
+    let _rolled_back = store.pool().write(|w| {
+        document::DocumentWrite::new(w, store, schema, req.now_ms)
+            .components_made_before_refusal(&refused.input, locale)?;
+        Err::<(), WriteError>(refused.error())
+    });
 }
 
 /// An update of document `id` whose data `parse` refused: the refusal, unless the update
