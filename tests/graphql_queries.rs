@@ -247,3 +247,61 @@ fn unserved_fields_fail_with_their_path() {
     );
     assert_eq!(body["errors"][0]["extensions"]["code"], "NOT_IMPLEMENTED");
 }
+
+/// A document or variables nested far deeper than any real query (a list literal, an
+/// `and` of an `and`…, a relation filter of a relation filter…) are refused with a 400
+/// before anything recursive walks them: on a thread's stack they would abort the
+/// server. The server answers the next query as before.
+#[test]
+fn deep_nesting_is_refused_and_the_server_stays_up() {
+    let addr = common::start_blog_server_with("graphql-nesting", common::graphql_on());
+    let post = |body: &Value| common::send_json(addr, "POST", "/graphql", &body.to_string());
+    let n = 2_000;
+    let documents = [
+        format!(
+            "{{ articles(filters: {{ title: {{ in: {}{} }} }}) {{ title }} }}",
+            "[".repeat(n),
+            "]".repeat(n)
+        ),
+        format!(
+            "{{ articles(filters: {}{{ title: {{ eq: \"x\" }} }}{}) {{ title }} }}",
+            "{ and: [".repeat(n),
+            "] }".repeat(n)
+        ),
+        format!(
+            "{{ articles(filters: {}{{ eq: \"x\" }}{}) {{ title }} }}",
+            "{ author: { articles: { title: ".repeat(n / 2),
+            " } } }".repeat(n / 2)
+        ),
+    ];
+    for document in &documents {
+        let (status, body) = post(&serde_json::json!({ "query": document }));
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(
+            body["errors"][0]["extensions"]["code"],
+            "GRAPHQL_PARSE_FAILED"
+        );
+    }
+    let mut deep = serde_json::json!({"title": {"eq": "x"}});
+    for _ in 0..150 {
+        deep = serde_json::json!({ "and": [deep] });
+    }
+    let (status, body) = post(&serde_json::json!({
+        "query": "query($f: ArticleFiltersInput) { articles(filters: $f) { title } }",
+        "variables": { "f": deep },
+    }));
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["errors"][0]["extensions"]["code"], "BAD_USER_INPUT");
+    // A filter nested as deep as real ones go still runs (Strapi's own filter limit is
+    // 16 levels).
+    let mut usual = serde_json::json!({"title": {"containsi": "a"}});
+    for _ in 0..6 {
+        usual = serde_json::json!({ "and": [usual] });
+    }
+    let (status, body) = post(&serde_json::json!({
+        "query": "query($f: ArticleFiltersInput) { articles(filters: $f) { title } }",
+        "variables": { "f": usual },
+    }));
+    assert_eq!(status, 200, "{body}");
+    assert!(body["data"]["articles"].is_array(), "{body}");
+}

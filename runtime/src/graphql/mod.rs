@@ -26,6 +26,7 @@ pub mod ir;
 pub mod js_validation;
 pub mod literals;
 pub mod names;
+pub mod nesting;
 pub mod nulls;
 mod plugins;
 mod project;

@@ -318,6 +318,9 @@ async fn run(
         Ok(received) => received,
         Err(message) => return before_auth(bad_request(&message)),
     };
+    if received.variables_too_deep {
+        return before_auth(variables_too_deep());
+    }
     // The state exists when GraphQL is enabled, and the route only then.
     let Some(gql) = state.graphql.as_ref() else {
         return ApiError::NotFound.into_response();
@@ -349,6 +352,32 @@ async fn run(
 }
 
 /// [`run`] for a request with its query text.
+/// The 400 of a document that nests deeper than [`graphql::nesting::MAX_NESTING`],
+/// before anything recursive walks it.
+fn too_nested(request: &async_graphql::Request) -> Option<Response> {
+    use graphql::nesting::{MAX_NESTING, document_exceeds};
+    document_exceeds(&request.query, MAX_NESTING).then(|| {
+        let message = format!("Syntax Error: the document nests deeper than {MAX_NESTING} levels.");
+        errors_response(
+            StatusCode::BAD_REQUEST,
+            vec![json!({"message": message, "extensions": {"code": "GRAPHQL_PARSE_FAILED"}})],
+        )
+    })
+}
+
+/// The 400 of variables that nest deeper than [`graphql::nesting::MAX_NESTING`]
+/// (found before async-graphql converted them: [`request::Received`]).
+fn variables_too_deep() -> Response {
+    let message = format!(
+        "Variable values nest deeper than {} levels.",
+        graphql::nesting::MAX_NESTING
+    );
+    errors_response(
+        StatusCode::BAD_REQUEST,
+        vec![json!({"message": message, "extensions": {"code": "BAD_USER_INPUT"}})],
+    )
+}
+
 async fn run_query(
     state: Arc<AppState>,
     headers: &HeaderMap,
@@ -358,6 +387,9 @@ async fn run_query(
     let Some(gql) = state.graphql.as_ref() else {
         return ApiError::NotFound.into_response();
     };
+    if let Some(refused) = too_nested(&request) {
+        return before_auth(refused);
+    }
     let parsed = match gql.documents.parse(&request.query) {
         Ok(parsed) => parsed,
         Err(e) => {

@@ -12,6 +12,9 @@ pub(super) const NO_QUERY: &str =
 /// ([`super::persisted`]).
 pub(super) struct Received {
     pub request: async_graphql::Request,
+    /// Whether the variables nest deeper than [`graphql::nesting::MAX_NESTING`] (they
+    /// are then left out, and the request is refused).
+    pub variables_too_deep: bool,
     pub persisted: Option<Value>,
 }
 
@@ -60,11 +63,15 @@ pub(super) fn from_post(body: Value) -> Result<Received, &'static str> {
         Some(Value::String(name)) => request = request.operation_name(name),
         Some(_) => return Err("`operationName` in a POST body must be a string if provided."),
     }
-    if let Some(variables @ Value::Object(_)) = variables {
+    let variables_too_deep = too_deep(variables.as_ref());
+    if let Some(variables @ Value::Object(_)) = variables
+        && !variables_too_deep
+    {
         request = request.variables(async_graphql::Variables::from_json(variables));
     }
     Ok(Received {
         request,
+        variables_too_deep,
         persisted: persisted_query(extensions),
     })
 }
@@ -117,12 +124,23 @@ pub(super) fn from_get(raw: &str) -> Result<Received, String> {
     }
     let variables = json_object("variables")?;
     let extensions = json_object("extensions")?;
-    if let Some(variables) = variables {
+    let variables_too_deep = too_deep(variables.as_ref());
+    if let Some(variables) = variables
+        && !variables_too_deep
+    {
         request = request.variables(async_graphql::Variables::from_json(variables));
     }
     Ok(Received {
         request,
+        variables_too_deep,
         persisted: persisted_query(extensions),
+    })
+}
+
+/// Whether `variables` nest deeper than a request may ([`graphql::nesting`]).
+fn too_deep(variables: Option<&Value>) -> bool {
+    variables.is_some_and(|v| {
+        crate::graphql::nesting::variables_exceed(v, crate::graphql::nesting::MAX_NESTING)
     })
 }
 
