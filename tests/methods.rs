@@ -138,3 +138,27 @@ fn a_request_head_of_16_kib_is_431_counted_as_node_counts_it() {
     assert_eq!(get(16_384 - sent - 1), 200);
     assert_eq!(get(16_384 - sent), 431);
 }
+
+/// A documentId that does not decode to UTF-8 (`%ff`) names no document: Strapi's JSON
+/// 404 (koa-router keeps the raw text), after the caller's grants, never axum's
+/// plain-text rejection.
+#[test]
+fn an_undecodable_document_id_is_strapis_404() {
+    let addr = common::start_blog_server("methods-undecodable");
+    for path in ["/api/articles/%ff", "/api/tags/%ff%fe"] {
+        let (status, headers, body) = common::http_request(addr, "GET", path, &[]);
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(
+            header(&headers, "content-type"),
+            Some("application/json; charset=utf-8"),
+            "{path}"
+        );
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["error"]["name"], "NotFoundError", "{path}");
+    }
+    // An anonymous write is refused for its grants first, as any other.
+    let (status, _, body) = common::http_request(addr, "DELETE", "/api/articles/%ff", &[]);
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"]["name"], "ForbiddenError");
+}

@@ -249,6 +249,37 @@ fn hostile() -> Vec<(String, &'static str, String, &'static str, Vec<u8>)> {
         "/api/articles",
         format!(r#"{{"data":{{"tags":[{}]}}}}"#, many_missing.join(",")),
     );
+    // Row ids, which Strapi counts with one `$in`: a list this long once took a minute of
+    // the write lock (a duplicate check that scanned the list for every id).
+    let many_ids: Vec<String> = (1_000_000..1_100_000).map(|i| i.to_string()).collect();
+    json(
+        "100000 tag row ids that do not exist",
+        "POST",
+        "/api/articles",
+        format!(
+            r#"{{"data":{{"tags":{{"connect":[{}]}}}}}}"#,
+            many_ids.join(",")
+        ),
+    );
+    // Numbers past what the column or a JavaScript date holds: refused, never clamped.
+    json(
+        "an integer past 64 bits",
+        "POST",
+        "/api/articles",
+        r#"{"data":{"title":"n","views":1e308}}"#.into(),
+    );
+    json(
+        "an integer of 30 digits",
+        "POST",
+        "/api/articles",
+        r#"{"data":{"title":"n","views":123456789012345678901234567890}}"#.into(),
+    );
+    json(
+        "a date-time past a JavaScript date",
+        "POST",
+        "/api/articles",
+        r#"{"data":{"title":"n","eventAt":1e20}}"#.into(),
+    );
     let big = "x".repeat(1024 * 1024);
     json(
         "a body over 1 MiB",

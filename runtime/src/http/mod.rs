@@ -36,7 +36,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequestParts, Path, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
@@ -223,6 +223,31 @@ enum Endpoint {
     User,
 }
 
+/// A route's `{id}` or `{document_id}`: its last path segment, percent-decoded; one
+/// that does not decode to UTF-8 (`%ff`) is its raw text, as koa-router's
+/// `safeDecodeURIComponent` leaves it. So it names no document (a 404 in Strapi's shape,
+/// after the caller's grants), never axum's plain-text rejection.
+struct Segment(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Segment {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match Path::<String>::from_request_parts(parts, state).await {
+            Ok(Path(segment)) => Ok(Segment(segment)),
+            Err(_) => {
+                let raw = parts.uri.path().trim_end_matches('/');
+                Ok(Segment(
+                    raw.rsplit('/').next().unwrap_or_default().to_owned(),
+                ))
+            }
+        }
+    }
+}
+
 /// Routes `path` and `path/` alike, as Strapi (koa-router, not strict) does:
 /// `/api/articles/` is the list, `/api/articles/<documentId>/` the entry. A plain
 /// `OPTIONS` is routed too (koa-router's `allowedMethods` answer): a CORS preflight is
@@ -285,7 +310,7 @@ pub fn router(state: Arc<AppState>) -> Router {
                 app = route_both(
                     app,
                     &format!("{prefix}/{}/{{id}}", s.plural_name),
-                    get(|st, Path(id): Path<String>, uri, h| {
+                    get(|st, Segment(id): Segment, uri, h| {
                         serve(st, Endpoint::User, Some(id), uri, h)
                     }),
                 );
@@ -305,14 +330,14 @@ pub fn router(state: Arc<AppState>) -> Router {
                 app = route_both(
                     app,
                     &format!("{prefix}/{}/{{document_id}}", s.plural_name),
-                    get(move |st, Path(doc): Path<String>, uri, h| {
+                    get(move |st, Segment(doc): Segment, uri, h| {
                         serve(st, Endpoint::One(id), Some(doc), uri, h)
                     })
-                    .put(move |State(st), Path(doc): Path<String>, uri, h, body| {
+                    .put(move |State(st), Segment(doc): Segment, uri, h, body| {
                         write::handle(st, write::WriteRoute::Update(id), Some(doc), uri, h, body)
                     })
                     .delete(
-                        move |State(st), Path(doc): Path<String>, uri, h, body| {
+                        move |State(st), Segment(doc): Segment, uri, h, body| {
                             write::handle(
                                 st,
                                 write::WriteRoute::Delete(id),

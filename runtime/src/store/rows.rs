@@ -946,6 +946,24 @@ impl<'a> Rows<'a> {
         Ok(!query_map(self.w, &s, |r| r.int(0))?.is_empty())
     }
 
+    /// Which of `ids` name rows of `schema`, looked up a chunk of ids at a time (one
+    /// `IN` each), so a list of many ids costs a few statements, not one each.
+    pub fn existing_ids(
+        &self,
+        schema: &Schema,
+        ids: &[i64],
+    ) -> Result<std::collections::HashSet<i64>, StoreError> {
+        const CHUNK: usize = 500;
+        let mut found = std::collections::HashSet::new();
+        for chunk in ids.chunks(CHUNK) {
+            let mut s = self.select_from(&schema.layout.table);
+            s.column(alias("id"))
+                .and_where(Expr::col(alias("id")).is_in(chunk.iter().copied()));
+            found.extend(query_map(self.w, &s, |r| r.int(0))?);
+        }
+        Ok(found)
+    }
+
     /// Whether another document holds `value` in `column`, in the same locale and
     /// publication state (Strapi's `unique`).
     pub fn value_taken(

@@ -1901,11 +1901,14 @@ impl<'a> DocumentWrite<'a> {
                 held.push((old.cmp_id, cs));
             }
         }
-        let names = |item: &ComponentInput, cmp_id: i64, cs: &Schema| {
-            item.names(cmp_id) && (!zone || item.schema == cs.id)
-        };
+        // An item names a held row when its id's text is the row's, and in a zone its
+        // component too. Sets, so that long lists cost one pass each.
+        let held_key = |cmp_id: i64, cs: &Schema| (cmp_id.to_string(), zone.then_some(cs.id));
+        let item_key =
+            |item: &ComponentInput| item.id.clone().map(|id| (id, zone.then_some(item.schema)));
+        let held_keys: HashSet<_> = held.iter().map(|&(c, cs)| held_key(c, cs)).collect();
         for item in items {
-            if item.id.is_some() && !held.iter().any(|(c, cs)| names(item, *c, cs)) {
+            if item_key(item).is_some_and(|key| !held_keys.contains(&key)) {
                 // Strapi throws an `ApplicationError` for a component attribute and a
                 // plain `Error` with status 400 for a dynamic zone.
                 let message = format!(
@@ -1918,8 +1921,9 @@ impl<'a> DocumentWrite<'a> {
                 });
             }
         }
+        let named: HashSet<_> = items.iter().filter_map(item_key).collect();
         for (cmp_id, cs) in held {
-            if !items.iter().any(|item| names(item, cmp_id, cs)) {
+            if !named.contains(&held_key(cmp_id, cs)) {
                 self.rows.delete_row(cs, cmp_id)?;
             }
         }
@@ -2006,15 +2010,16 @@ impl<'a> DocumentWrite<'a> {
     /// finds them: a number or a text holding an integer names the row with that id
     /// ([`row_id_key`]); any other id names none.
     fn rows_named(&self, target: &Schema, ids: &[Option<Value>]) -> Result<usize, WriteError> {
-        let mut rows = HashSet::new();
-        for id in ids.iter().flatten() {
-            if let Some(TargetKey::Id(id)) = row_id_key(id)
-                && self.row_if_exists(target, id)?.is_some()
-            {
-                rows.insert(id);
-            }
-        }
-        Ok(rows.len())
+        let named: HashSet<i64> = ids
+            .iter()
+            .flatten()
+            .filter_map(|id| match row_id_key(id) {
+                Some(TargetKey::Id(id)) => Some(id),
+                _ => None,
+            })
+            .collect();
+        let named: Vec<i64> = named.into_iter().collect();
+        Ok(self.rows.existing_ids(target, &named)?.len())
     }
 
     /// The versions of the document an update names, or Strapi's answer when it has none:

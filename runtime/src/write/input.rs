@@ -96,13 +96,8 @@ pub struct ComponentInput {
 }
 
 impl ComponentInput {
-    /// Whether the item names component row `cmp_id` (its id's text is the row's).
-    pub fn names(&self, cmp_id: i64) -> bool {
-        self.id.as_deref() == Some(cmp_id.to_string().as_str())
-    }
-
-    /// The row the item names, once [`ComponentInput::names`] has matched it to one the
-    /// attribute holds.
+    /// The row the item names, once its id's text has matched a row the attribute holds
+    /// (`DocumentWrite::delete_old_components`).
     pub fn row(&self) -> Option<i64> {
         self.id.as_deref().and_then(|t| t.parse().ok())
     }
@@ -976,6 +971,15 @@ fn scalar(
                 return Err(rule(path, "must be an integer".into(), shown));
             }
             check_range(attr, x, path, shown, phase)?;
+            // Past a 64-bit integer the value cannot be stored as given (Strapi stores a
+            // float on SQLite and fails with a 500 elsewhere): a 400, never a clamp.
+            if !(I64_LOWEST..I64_PAST_HIGHEST).contains(&x) {
+                return Err(rule(
+                    path,
+                    format!("must be between {} and {}", i64::MIN, i64::MAX),
+                    shown,
+                ));
+            }
             Ok(StoredValue::Integer(x as i64))
         }
         ScalarType::Float | ScalarType::Decimal => {
@@ -1209,18 +1213,32 @@ fn date(v: &Value) -> Result<StoredValue, String> {
     }
 }
 
-/// `parseDateTimeOrTimestamp`: epoch milliseconds (a number or its text), or ISO 8601.
+/// The smallest 64-bit integer as a double, and the first double past the largest.
+const I64_LOWEST: f64 = -9_223_372_036_854_775_808.0;
+const I64_PAST_HIGHEST: f64 = 9_223_372_036_854_775_808.0;
+
+/// The largest distance from the epoch, in milliseconds, of a JavaScript `Date`: past it
+/// `new Date(ms)` is an invalid date.
+const JS_DATE_MAX_MS: i64 = 8_640_000_000_000_000;
+
+/// `parseDateTimeOrTimestamp`: epoch milliseconds (a number or its text), or ISO 8601;
+/// a time a JavaScript `Date` cannot hold is invalid.
 fn datetime(v: &Value) -> Result<StoredValue, String> {
     const MESSAGE: &str = "Invalid format, expected a timestamp or an ISO date";
     let ms = match v {
-        Value::Number(n) => n.as_f64().filter(|f| f.is_finite()).map(|f| f as i64),
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| f.abs() <= JS_DATE_MAX_MS as f64)
+            .map(|f| f as i64),
         Value::String(s) => match s.parse::<i64>() {
             Ok(ms) => Some(ms),
             Err(_) => parse_datetime(s),
         },
         _ => None,
     };
-    ms.map(StoredValue::Timestamp).ok_or_else(|| MESSAGE.into())
+    ms.filter(|ms| (-JS_DATE_MAX_MS..=JS_DATE_MAX_MS).contains(ms))
+        .map(StoredValue::Timestamp)
+        .ok_or_else(|| MESSAGE.into())
 }
 
 /// `parseTime`: `HH:mm:ss` with up to three fraction digits, stored as `HH:mm:ss.SSS`.
@@ -1537,6 +1555,20 @@ mod tests {
         );
         assert!(time(&json!("10:30")).is_err());
         assert!(time(&json!("25:61:00")).is_err());
+    }
+
+    #[test]
+    fn date_times_are_those_a_javascript_date_holds() {
+        let max = JS_DATE_MAX_MS;
+        assert_eq!(datetime(&json!(max)).unwrap(), StoredValue::Timestamp(max));
+        assert_eq!(
+            datetime(&json!(-max)).unwrap(),
+            StoredValue::Timestamp(-max)
+        );
+        assert!(datetime(&json!(max + 1)).is_err());
+        assert!(datetime(&json!(1e20)).is_err());
+        assert!(datetime(&json!("100000000000000000")).is_err());
+        assert!(datetime(&json!("-9223372036854775808")).is_err());
     }
 
     #[test]

@@ -135,25 +135,43 @@ fn add(store: &mut Vec<TargetIds>, target: SchemaId, ids: Vec<Option<Value>>) {
         }
     };
     let known = &mut store[at].ids;
+    // A set of what is there, so that many ids cost one pass, not one pass each.
+    let mut seen: std::collections::HashSet<SameValueZero> =
+        known.iter().filter_map(same_value_zero).collect();
     for id in ids {
-        if !known.iter().any(|k| same_value_zero(k, &id)) {
+        let fresh = same_value_zero(&id).is_none_or(|key| seen.insert(key));
+        if fresh {
             known.push(id);
         }
     }
 }
 
-/// JavaScript's `SameValueZero` on two parsed JSON values (`None` is `undefined`):
-/// numbers by value (`6` is `6.0`), strings by text, `null` and booleans by value, and
-/// no two objects or lists alike (each parsed value is its own reference).
-fn same_value_zero(a: &Option<Value>, b: &Option<Value>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),
-        (Some(Value::String(x)), Some(Value::String(y))) => x == y,
-        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x == y,
-        (Some(Value::Null), Some(Value::Null)) => true,
-        _ => false,
-    }
+/// A parsed JSON value under JavaScript's `SameValueZero` (`None` is `undefined`):
+/// numbers by value (`6` is `6.0`, `-0` is `0`), strings by text, `null` and booleans by
+/// value. Objects and lists have no key: no two are alike (each parsed value is its own
+/// reference).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum SameValueZero {
+    Undefined,
+    Null,
+    Bool(bool),
+    /// The bits of the number as a double, `-0` as `0`.
+    Number(u64),
+    Text(String),
+}
+
+fn same_value_zero(v: &Option<Value>) -> Option<SameValueZero> {
+    Some(match v {
+        None => SameValueZero::Undefined,
+        Some(Value::Null) => SameValueZero::Null,
+        Some(Value::Bool(b)) => SameValueZero::Bool(*b),
+        Some(Value::Number(n)) => {
+            let x = n.as_f64()?;
+            SameValueZero::Number(if x == 0.0 { 0.0f64 } else { x }.to_bits())
+        }
+        Some(Value::String(s)) => SameValueZero::Text(s.clone()),
+        Some(Value::Array(_) | Value::Object(_)) => return None,
+    })
 }
 
 #[cfg(test)]
