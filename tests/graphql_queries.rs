@@ -305,3 +305,34 @@ fn deep_nesting_is_refused_and_the_server_stays_up() {
     assert_eq!(status, 200, "{body}");
     assert!(body["data"]["articles"].is_array(), "{body}");
 }
+
+/// A fragment that spreads the one before it twice, forty times over, is a document of
+/// 2 KB that selects 2^40 fields once expanded: refused with a 400 at once, not walked.
+#[test]
+fn fragments_that_expand_past_the_limit_are_refused() {
+    let addr = common::start_blog_server_with("graphql-fragments", common::graphql_on());
+    let n = 40;
+    let mut document = format!("query {{ articles {{ ...F{} }} }} ", n - 1);
+    document.push_str("fragment F0 on Article { title } ");
+    for i in 1..n {
+        document.push_str(&format!(
+            "fragment F{i} on Article {{ ...F{0} ...F{0} }} ",
+            i - 1
+        ));
+    }
+    let body = serde_json::json!({ "query": document }).to_string();
+    let (status, answer) = common::send_json(addr, "POST", "/graphql", &body);
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(
+        answer["errors"][0]["extensions"]["code"],
+        "GRAPHQL_VALIDATION_FAILED"
+    );
+    // The usual use of fragments runs.
+    let body = serde_json::json!({
+        "query": "query { articles { ...A } } fragment A on Article { title ...B } fragment B on Article { documentId }"
+    })
+    .to_string();
+    let (status, answer) = common::send_json(addr, "POST", "/graphql", &body);
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer["data"]["articles"].is_array(), "{answer}");
+}

@@ -417,6 +417,17 @@ async fn run_query(
         }
     };
     let doc = &parsed.document;
+    if graphql::nesting::document_too_large(doc) {
+        let message = format!(
+            "The query is too large once its fragments are expanded (more than {} fields, or spreads chained more than {} deep).",
+            graphql::nesting::MAX_EXPANDED_FIELDS,
+            graphql::nesting::MAX_NESTING
+        );
+        return before_auth(errors_response(
+            StatusCode::BAD_REQUEST,
+            vec![json!({"message": message, "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"}})],
+        ));
+    }
     // graphql-depth-limit throws on a fragment the document does not define, and
     // overflows on a cycle of spreads that passes no field.
     if graphql::graphql_js::depth_limit_throws(doc, DEPTH_LIMIT) {
