@@ -117,3 +117,29 @@ fn a_panic_never_loses_a_mysql_connection() {
     };
     panics_keep_the_pool(one_connection_store(&DatabaseUrl::parse(&db.url).unwrap()));
 }
+
+/// A read whose SQL would run for minutes (a filter through eight relation hops) stops
+/// when the request's time is up, so its connection goes back to the pool: after two of
+/// them have taken both of the store's connections and timed out, the server answers a
+/// plain read again (before, every read waited for a connection and answered 503).
+#[test]
+fn a_read_past_the_request_time_gives_its_connection_back() {
+    let config = strata::http::ServerConfig {
+        request_timeout: Duration::from_secs(1),
+        ..Default::default()
+    };
+    let addr = common::start_blog_server_with("pool-slow-read", config);
+    let slow = "/api/articles?filters[tags][articles][tags][articles][tags][articles][tags][articles][title][$contains]=zz";
+    let slow_reads: Vec<_> = (0..2)
+        .map(|_| std::thread::spawn(move || common::http_request(addr, "GET", slow, &[]).0))
+        .collect();
+    for read in slow_reads {
+        assert_eq!(read.join().unwrap(), 408);
+    }
+    // The interrupted statements end within moments of the timeout.
+    std::thread::sleep(Duration::from_millis(1500));
+    let (status, _, body) = within_time("a plain read", move || {
+        common::http_request(addr, "GET", "/api/tags", &[])
+    });
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+}

@@ -650,7 +650,12 @@ async fn serve(
     let task_state = Arc::clone(&state);
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        answer(&task_state, &request)
+        // Past the request's time its statements stop (the timeout has answered it), so
+        // a read that would run for minutes gives its connection back.
+        let limit = task_state.config.request_timeout;
+        task_state
+            .store
+            .within_limit(limit, || answer(&task_state, &request))
     })
     .await;
     match result {

@@ -319,14 +319,18 @@ pub(super) async fn handle(
     };
     let task_state = Arc::clone(&state);
     let result = tokio::task::spawn_blocking(move || {
-        let done = match committed {
-            Some(done) => done,
-            None => {
-                let _permit = permit;
-                write(&task_state, &call)?
-            }
-        };
-        read_back(&task_state, &call, &done)
+        // Past the request's time its statements stop and an unfinished write rolls back.
+        let limit = task_state.config.request_timeout;
+        task_state.store.within_limit(limit, || {
+            let done = match committed {
+                Some(done) => done,
+                None => {
+                    let _permit = permit;
+                    write(&task_state, &call)?
+                }
+            };
+            read_back(&task_state, &call, &done)
+        })
     })
     .await;
     match result {

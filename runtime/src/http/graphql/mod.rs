@@ -520,35 +520,39 @@ async fn run_query(
     let prepared_document = introspection.as_ref().map(|p| p.document.clone());
     let types = gql.registry.clone();
     let operation = request.operation_name.clone();
+    // Past the request's time its statements stop, so they give their connection back.
+    let (store, limit) = (state.store.clone(), state.config.request_timeout);
     let answer = tokio::task::spawn_blocking(move || {
-        let caller = state.permissions.caller(authorization.as_deref())?;
-        let reader: SharedReader = Arc::new(StoreReader {
-            store: state.store.clone(),
-            grants: caller.grants,
-            user: caller.user,
-            query,
-            view,
-        });
-        if let Some(parts) = plain {
-            let asked = Asked {
-                parsed: &document,
-                request: &request,
-                variables: &variables,
-            };
-            if let Some(text) = plain_answer(&schema, &asked, &parts, &*reader) {
-                return Ok(Answer::Written(text));
+        store.within_limit(limit, move || {
+            let caller = state.permissions.caller(authorization.as_deref())?;
+            let reader: SharedReader = Arc::new(StoreReader {
+                store: state.store.clone(),
+                grants: caller.grants,
+                user: caller.user,
+                query,
+                view,
+            });
+            if let Some(parts) = plain {
+                let asked = Asked {
+                    parsed: &document,
+                    request: &request,
+                    variables: &variables,
+                };
+                if let Some(text) = plain_answer(&schema, &asked, &parts, &*reader) {
+                    return Ok(Answer::Written(text));
+                }
             }
-        }
-        // Parsed once: the executor takes the document instead of the text, with a
-        // `__typename` in each selection that may collect no field (graphql-js's `{}`).
-        let mut executed = prepared_document.unwrap_or_else(|| document.document.clone());
-        let kept = graphql::empty_objects::keep_empty_objects(&types, &mut executed);
-        request.set_parsed_query(executed);
-        let mut response = graphql::block_on(schema.execute(request.data(reader)));
-        if kept {
-            graphql::empty_objects::drop_kept(&mut response.data);
-        }
-        Ok::<_, ApiError>(Answer::Executed(response))
+            // Parsed once: the executor takes the document instead of the text, with a
+            // `__typename` in each selection that may collect no field (graphql-js's `{}`).
+            let mut executed = prepared_document.unwrap_or_else(|| document.document.clone());
+            let kept = graphql::empty_objects::keep_empty_objects(&types, &mut executed);
+            request.set_parsed_query(executed);
+            let mut response = graphql::block_on(schema.execute(request.data(reader)));
+            if kept {
+                graphql::empty_objects::drop_kept(&mut response.data);
+            }
+            Ok::<_, ApiError>(Answer::Executed(response))
+        })
     })
     .await;
     let response = match answer {

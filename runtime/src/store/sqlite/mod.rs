@@ -94,12 +94,13 @@ pub fn open_connection(url: &DatabaseUrl, create: bool) -> Result<Connection, St
     Ok(conn)
 }
 
-/// The work the SQLite statements of this thread may still do: a deadline
-/// ([`within_budget`]) and a number of progress ticks ([`SqliteExecutor`]'s
-/// `within_steps`), each unbounded when `None`.
+/// The work the SQLite statements of this thread may still do: a deadline on the event
+/// loop ([`within_budget`]), a time limit anywhere ([`within_limit`]) and a number of
+/// progress ticks ([`SqliteExecutor`]'s `within_steps`), each unbounded when `None`.
 #[derive(Clone, Copy, Default)]
 struct Budget {
     deadline: Option<Instant>,
+    limit: Option<Instant>,
     ticks: Option<u64>,
 }
 
@@ -114,7 +115,8 @@ impl Budget {
     }
 
     fn deadline_passed(&self) -> bool {
-        self.deadline.is_some_and(|t| Instant::now() >= t)
+        let passed = |t: Option<Instant>| t.is_some_and(|t| Instant::now() >= t);
+        passed(self.deadline) || passed(self.limit)
     }
 
     /// Runs `f` with this budget as the thread's, and puts the one before back after
@@ -134,7 +136,7 @@ impl Budget {
 
 thread_local! {
     static BUDGET: StdCell<Budget> = const {
-        StdCell::new(Budget { deadline: None, ticks: None })
+        StdCell::new(Budget { deadline: None, limit: None, ticks: None })
     };
 }
 
@@ -189,7 +191,20 @@ fn wait_for_lock(count: i32) -> bool {
 pub fn within_budget<T>(budget: Duration, f: impl FnOnce() -> T) -> T {
     Budget {
         deadline: Instant::now().checked_add(budget),
+        limit: None,
         ticks: None,
+    }
+    .while_running(f)
+}
+
+/// Runs `f`; the SQLite statements it runs on this thread are interrupted once `limit`
+/// has passed (the request's time is up: its answer is no longer awaited), so that a
+/// statement that would run for minutes gives its connection back. Unlike
+/// [`within_budget`] nothing else changes: statements still wait for locks.
+pub fn within_limit<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
+    Budget {
+        limit: Instant::now().checked_add(limit),
+        ..Budget::current()
     }
     .while_running(f)
 }
@@ -778,6 +793,10 @@ impl Pool for SqlitePool {
     fn within_budget(&self, budget: Duration, f: &mut dyn FnMut()) -> bool {
         within_budget(budget, f);
         true
+    }
+
+    fn within_limit(&self, limit: Duration, f: &mut dyn FnMut()) {
+        within_limit(limit, f);
     }
 
     fn read(
