@@ -168,6 +168,34 @@ fn oversized_headers_get_431_and_long_tokens_401() {
     assert!(body.is_empty());
 }
 
+/// A bearer token that is not ASCII (not even UTF-8) is still a credential, read as Node
+/// reads header bytes (latin-1): it matches no key and no JWT, so it is a 401, never the
+/// public role (credentials fail closed).
+#[test]
+fn a_token_of_bytes_that_are_not_utf8_is_a_401() {
+    use std::io::{Read, Write};
+    let db = credentialed_copy("latin1");
+    let store = open_store(&format!("sqlite://{}?mode=ro", db.display()));
+    let addr = common::serve_store_with(store, config(lab_secrets(), Duration::from_secs(1)));
+    for token in [&b"\xe9\xff"[..], "\u{e9}\u{20ac}".as_bytes()] {
+        let mut request =
+            b"GET /api/articles HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".to_vec();
+        request.extend_from_slice(b"Authorization: Bearer ");
+        request.extend_from_slice(token);
+        request.extend_from_slice(b"\r\n\r\n");
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream.write_all(&request).unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+        assert!(
+            answer.contains("Missing or invalid credentials"),
+            "{answer}"
+        );
+    }
+}
+
 #[test]
 fn without_a_salt_tokens_are_refused_and_the_public_role_still_served() {
     let db = credentialed_copy("nosalt");

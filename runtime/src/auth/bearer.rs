@@ -2,18 +2,22 @@
 //! extract it: the value is split on runs of whitespace (JavaScript's `/\s+/`); it is a
 //! token only when there are exactly two parts and the first is `bearer` in any case.
 //! Anything else (`Basic …`, a bare `Bearer`, three parts) is no credential at all, so
-//! the request is served as the public role, as Strapi serves it.
+//! the request is served as the public role, as Strapi serves it. A token is the text
+//! Node reads from the header's bytes (latin-1: each byte one character), so one that is
+//! not ASCII is still a credential, which matches no key and no JWT: a 401, never the
+//! public role (credentials fail closed).
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A bearer token taken from a request. Prints as `<redacted>`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct BearerToken<'a>(&'a str);
+#[derive(Clone, PartialEq, Eq)]
+pub struct BearerToken<'a>(Cow<'a, str>);
 
-impl<'a> BearerToken<'a> {
+impl BearerToken<'_> {
     /// The token text.
-    pub fn as_str(&self) -> &'a str {
-        self.0
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
@@ -41,30 +45,38 @@ pub fn token(header: &[u8]) -> Option<BearerToken<'_>> {
     if parts.next().is_some() || !scheme.eq_ignore_ascii_case(b"bearer") {
         return None;
     }
-    // A header value that is not UTF-8 cannot match a stored key or a JWT: no token.
-    std::str::from_utf8(token).ok().map(BearerToken)
+    let text = match std::str::from_utf8(token) {
+        Ok(ascii) if ascii.is_ascii() => Cow::Borrowed(ascii),
+        // Node's latin-1 reading of the bytes.
+        _ => Cow::Owned(token.iter().map(|&b| char::from(b)).collect()),
+    };
+    Some(BearerToken(text))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn tok(h: &str) -> Option<&str> {
-        token(h.as_bytes()).map(|t| t.as_str())
+    fn tok(h: &str) -> Option<String> {
+        token(h.as_bytes()).map(|t| t.as_str().to_owned())
     }
 
     #[test]
     fn splits_as_strapi_does() {
-        assert_eq!(tok("Bearer abc"), Some("abc"));
-        assert_eq!(tok("bearer abc"), Some("abc"));
-        assert_eq!(tok("BEARER  abc"), Some("abc"));
-        assert_eq!(tok("Bearer\tabc"), Some("abc"));
-        assert_eq!(tok(" Bearer abc "), Some("abc"));
+        let abc = Some("abc".to_owned());
+        assert_eq!(tok("Bearer abc"), abc);
+        assert_eq!(tok("bearer abc"), abc);
+        assert_eq!(tok("BEARER  abc"), abc);
+        assert_eq!(tok("Bearer\tabc"), abc);
+        assert_eq!(tok(" Bearer abc "), abc);
         assert_eq!(tok("Bearer"), None);
         assert_eq!(tok("Bearer a b"), None);
         assert_eq!(tok("Basic abc"), None);
         assert_eq!(tok(""), None);
-        assert_eq!(token(b"Bearer \xff\xfe"), None);
+        // Not ASCII: still a token, read as Node reads it (latin-1).
+        let t = token(b"Bearer \xe9\xff").map(|t| t.as_str().to_owned());
+        assert_eq!(t.as_deref(), Some("\u{e9}\u{ff}"));
+        assert_eq!(tok("Bearer \u{e9}"), Some("\u{c3}\u{a9}".to_owned()));
     }
 
     #[test]
