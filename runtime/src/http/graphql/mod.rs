@@ -351,17 +351,21 @@ async fn run(
     response
 }
 
-/// [`run`] for a request with its query text.
+/// A 400 refusing a request past one of [`graphql::nesting`]'s bounds, with `code`.
+fn past_bound(message: String, code: &str) -> Response {
+    errors_response(
+        StatusCode::BAD_REQUEST,
+        vec![json!({"message": message, "extensions": {"code": code}})],
+    )
+}
+
 /// The 400 of a document that nests deeper than [`graphql::nesting::MAX_NESTING`],
 /// before anything recursive walks it.
 fn too_nested(request: &async_graphql::Request) -> Option<Response> {
     use graphql::nesting::{MAX_NESTING, document_exceeds};
     document_exceeds(&request.query, MAX_NESTING).then(|| {
         let message = format!("Syntax Error: the document nests deeper than {MAX_NESTING} levels.");
-        errors_response(
-            StatusCode::BAD_REQUEST,
-            vec![json!({"message": message, "extensions": {"code": "GRAPHQL_PARSE_FAILED"}})],
-        )
+        past_bound(message, "GRAPHQL_PARSE_FAILED")
     })
 }
 
@@ -372,12 +376,10 @@ fn variables_too_deep() -> Response {
         "Variable values nest deeper than {} levels.",
         graphql::nesting::MAX_NESTING
     );
-    errors_response(
-        StatusCode::BAD_REQUEST,
-        vec![json!({"message": message, "extensions": {"code": "BAD_USER_INPUT"}})],
-    )
+    past_bound(message, "BAD_USER_INPUT")
 }
 
+/// [`run`] for a request with its query text.
 async fn run_query(
     state: Arc<AppState>,
     headers: &HeaderMap,
@@ -423,10 +425,7 @@ async fn run_query(
             graphql::nesting::MAX_EXPANDED_FIELDS,
             graphql::nesting::MAX_NESTING
         );
-        return before_auth(errors_response(
-            StatusCode::BAD_REQUEST,
-            vec![json!({"message": message, "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"}})],
-        ));
+        return before_auth(past_bound(message, "GRAPHQL_VALIDATION_FAILED"));
     }
     // graphql-depth-limit throws on a fragment the document does not define, and
     // overflows on a cycle of spreads that passes no field.
