@@ -8,7 +8,10 @@
 //! * a write is seen at once by every read: counts, bodies and ETags, on every pooled
 //!   connection;
 //! * on SQLite, a write interrupted past the event loop's budget is made once, and its
-//!   answer is whole.
+//!   answer is whole;
+//! * a `PUT ?locale=fr` (or GraphQL's `updateArticle`) racing `DELETE ?locale=fr` of the
+//!   same document answers what it wrote, never a 404: its answer is read inside its
+//!   transaction.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -26,9 +29,9 @@ fn get(addr: SocketAddr, target: &str) -> Value {
     serde_json::from_slice(&body).unwrap()
 }
 
-/// Serves the blog model over `url` with every grant.
+/// Serves the blog model over `url` with every grant, GraphQL on.
 fn serve(url: &str) -> SocketAddr {
-    common::serve_with_every_grant(url, 8)
+    common::serve_with_every_grant_and(url, 8, common::graphql_on())
 }
 
 /// Runs `n` requests at once, one thread each; their answers.
@@ -127,12 +130,77 @@ fn strip_ids(v: &mut Value) {
     }
 }
 
+/// Rounds of each writer in [`a_locale_put_answers_what_it_wrote`].
+const ROUNDS: usize = 15;
+
+/// Writers that put the French version of one document (with `PUT`, or GraphQL's
+/// `updateArticle`) while others delete it: every write answers the version it wrote (its
+/// own title, in `fr`), never the 404 (GraphQL: `null`) of a version deleted between its
+/// commit and the read of its answer; every `DELETE` is a 204; one more `PUT` then leaves
+/// both of the French rows showing it.
+fn a_locale_put_answers_what_it_wrote(addr: SocketAddr) {
+    let doc = "/api/articles/article00000000000000001";
+    let answers = at_once(12, |i| {
+        let mut seen = Vec::new();
+        for round in 0..ROUNDS {
+            let answer = if i % 3 == 0 {
+                common::send_json(addr, "DELETE", &format!("{doc}?locale=fr"), "")
+            } else if i % 2 == 0 {
+                let body = format!(r#"{{"data":{{"title":"fr {i} {round}"}}}}"#);
+                let (status, answer) =
+                    common::send_json(addr, "PUT", &format!("{doc}?locale=fr"), &body);
+                assert_eq!(status, 200, "PUT {i}/{round}: {answer}");
+                assert_eq!(answer["data"]["title"], format!("fr {i} {round}"));
+                assert_eq!(answer["data"]["locale"], "fr", "{answer}");
+                (status, answer)
+            } else {
+                let mutation = format!(
+                    r#"mutation {{ updateArticle(documentId: "article00000000000000001", locale: "fr", data: {{title: "fr {i} {round}"}}) {{ title locale }} }}"#
+                );
+                let body = serde_json::json!({ "query": mutation }).to_string();
+                let (status, answer) = common::send_json(addr, "POST", "/graphql", &body);
+                assert_eq!(status, 200, "mutation {i}/{round}: {answer}");
+                let updated = &answer["data"]["updateArticle"];
+                assert_eq!(updated["title"], format!("fr {i} {round}"), "{answer}");
+                assert_eq!(updated["locale"], "fr", "{answer}");
+                (status, answer)
+            };
+            seen.push(answer.0);
+        }
+        (0, Value::from(seen))
+    });
+    for (_, statuses) in &answers {
+        for status in statuses.as_array().unwrap() {
+            assert!(
+                [200, 204].contains(&status.as_u64().unwrap()),
+                "{answers:?}"
+            );
+        }
+    }
+    // What the race left takes one more write, and both of its rows show it.
+    let (status, last) = common::send_json(
+        addr,
+        "PUT",
+        &format!("{doc}?locale=fr"),
+        r#"{"data":{"title":"fr last"}}"#,
+    );
+    assert_eq!(status, 200, "{last}");
+    for status in ["draft", "published"] {
+        let version = get(
+            addr,
+            &format!("{doc}?locale=fr&status={status}&fields[0]=title"),
+        );
+        assert_eq!(version["data"]["title"], "fr last", "{status}: {version}");
+    }
+}
+
 #[test]
 fn concurrent_writes_on_sqlite() {
     let (dir, db) = common::blog_db_copy("write-concurrency");
     let addr = serve(&format!("sqlite://{}", db.display()));
     unique_values_hold(addr);
     one_document_stays_whole(addr);
+    a_locale_put_answers_what_it_wrote(addr);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -144,6 +212,7 @@ fn concurrent_writes_on_postgres() {
     let addr = serve(&db.url);
     unique_values_hold(addr);
     one_document_stays_whole(addr);
+    a_locale_put_answers_what_it_wrote(addr);
 }
 
 #[test]
@@ -154,6 +223,7 @@ fn concurrent_writes_on_mysql() {
     let addr = serve(&db.url);
     unique_values_hold(addr);
     one_document_stays_whole(addr);
+    a_locale_put_answers_what_it_wrote(addr);
 }
 
 /// A write is seen at once by the next read: its count, its body and its ETag (a
@@ -210,9 +280,9 @@ fn reads_see_writes_at_once_on_postgres() {
 }
 
 /// On SQLite a write that has the database to itself runs on the event loop within the
-/// reads' budget. With a budget used up at once, a write whose statements run long enough
-/// to be interrupted leaves nothing and is run again on a blocking thread, and so is the
-/// read of a committed write's answer: the write is made once, and its answer is whole.
+/// reads' budget. With a budget used up at once, a write whose statements (or the read of
+/// its answer, inside its transaction) run long enough to be interrupted leaves nothing
+/// and is run again on a blocking thread: the write is made once, and its answer is whole.
 #[test]
 fn a_write_past_the_event_loop_budget_is_made_once_on_sqlite() {
     let (dir, db) = common::blog_db_copy("write-budget");

@@ -8,8 +8,9 @@
 //! koa-body's `SyntaxError`s, before any credential is looked at → the caller's grants
 //! (`create`, `update`, `delete`; 401/403) → `data` must be an object (Strapi's
 //! `Missing "data" payload`) → the query (`fields`, `populate`: they shape the answer)
-//! → [`crate::write`] writes in one transaction → the answer is read back through the
-//! read path, so it is formatted exactly as a `GET` of the version written.
+//! → [`crate::write`] writes in one transaction, and reads the answer inside it through the
+//! read path, so it is formatted exactly as a `GET` of the version written, and no write
+//! committed after it (a `DELETE` of the same locale) can change it.
 //!
 //! Where the database offers a time budget (SQLite), a write that has the database to
 //! itself runs on the event loop, as reads do, and falls back to a blocking thread
@@ -27,6 +28,7 @@ use serde_json::{Map, Value};
 use super::{ApiError, AppState, envelope, json_bytes};
 use crate::query::{self, FieldRef, LocaleSelector, PopulateKey, Status, qs};
 use crate::schema::SchemaId;
+use crate::store::{Entry, Reader};
 use crate::write::{self as writes, WriteError, WriteRequest, WriteStatus};
 
 /// What a write route does.
@@ -310,26 +312,19 @@ pub(super) async fn handle(
     let alone = state.write_requests.load(Ordering::SeqCst) == 1;
     let tried = match state.config.inline_budget {
         Some(budget) if alone => write_on_event_loop(&state, &call, budget),
-        _ => OnTheLoop::NotRun,
+        _ => None,
     };
-    let (committed, permit) = match tried {
-        OnTheLoop::Answered(response) => return response,
-        OnTheLoop::Committed(done) => (Some(done), None),
-        OnTheLoop::NotRun => (None, Some(permit)),
-    };
+    if let Some(response) = tried {
+        return response;
+    }
     let task_state = Arc::clone(&state);
     let result = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         // Past the request's time its statements stop and an unfinished write rolls back.
         let limit = task_state.config.request_timeout;
         task_state.store.within_limit(limit, || {
-            let done = match committed {
-                Some(done) => done,
-                None => {
-                    let _permit = permit;
-                    write(&task_state, &call)?
-                }
-            };
-            read_back(&task_state, &call, &done)
+            let done = write(&task_state, &call)?;
+            answer(&task_state, &call, done)
         })
     })
     .await;
@@ -355,45 +350,24 @@ impl Drop for WriteRequests<'_> {
     }
 }
 
-/// How far a write got on the event loop.
-enum OnTheLoop {
-    /// It was answered there (written and read back, or refused).
-    Answered(Response),
-    /// It was committed there, and the read of its answer ran past the budget.
-    Committed(Done),
-    /// It did not run there (the database offers no budget), or it was interrupted
-    /// there and nothing of it is left.
-    NotRun,
-}
-
 /// Runs a write on the event loop within `budget`, when the database offers a budget
 /// (SQLite): it saves the two thread wake-ups of a blocking thread, a sixth of a create's
 /// server time. Its statements are interrupted past the budget, and a write that would
 /// have to wait (for the turn, a connection, a lock) does not start
-/// (`store::sqlite::group`); either way nothing of it is left, and the caller runs it
-/// again on a blocking thread. Once it is committed, only the read of its answer is ever
-/// run again.
-fn write_on_event_loop(state: &AppState, call: &WriteCall, budget: Duration) -> OnTheLoop {
-    let Some(outcome) = state.store.within_budget(budget, || write(state, call)) else {
-        return OnTheLoop::NotRun;
-    };
-    let done = match outcome {
-        Ok(done) => done,
+/// (`store::sqlite::group`); either way nothing of it is left (its answer is read inside
+/// its transaction), and the caller runs it again on a blocking thread: `None`. Also
+/// `None` when the database offers no budget.
+fn write_on_event_loop(state: &AppState, call: &WriteCall, budget: Duration) -> Option<Response> {
+    let outcome = state.store.within_budget(budget, || write(state, call))?;
+    match outcome.and_then(|done| answer(state, call, done)) {
         Err(ApiError::OverBudget) => {
             tracing::debug!(
                 ?budget,
                 "a write past its budget on the event loop, nothing of it kept: run again on a blocking thread"
             );
-            return OnTheLoop::NotRun;
+            None
         }
-        Err(e) => return OnTheLoop::Answered(e.into_response()),
-    };
-    match state
-        .store
-        .within_budget(budget, || read_back(state, call, &done))
-    {
-        Some(Err(ApiError::OverBudget)) | None => OnTheLoop::Committed(done),
-        Some(outcome) => OnTheLoop::Answered(respond(outcome)),
+        outcome => Some(respond(outcome)),
     }
 }
 
@@ -423,18 +397,20 @@ fn status_and_locale(raw: &str) -> (Option<qs::QsValue>, Option<String>) {
     )
 }
 
-/// What a write did, committed: what its answer is read from.
+/// What a write did, committed: what its answer is made of.
 enum Done {
     /// A delete: its answer is 204, without a body.
     Deleted,
-    /// A create or an update: its answer is the version written, read as `query` says.
+    /// A create or an update: the version written, read as the request's query says
+    /// inside the write's transaction (`None`: the query does not find it).
     Written {
         written: writes::Written,
-        query: Box<query::Query>,
+        entry: Option<Entry>,
     },
 }
 
-/// Checks the caller's grants and the request, and writes (one transaction).
+/// Checks the caller's grants and the request, and writes (one transaction), reading
+/// the version written inside it.
 fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
     let store = &state.store;
     let model = store.model();
@@ -517,10 +493,6 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
             .any(|p| p.key == PopulateKey::Localizations),
         refuses_unknown_keys: true,
     };
-    let written = match call.route {
-        WriteRoute::Create(_) => writes::create(store, &request)?,
-        _ => writes::update(store, &request)?,
-    };
     // The answer: the version written, shaped by the query's `fields` and `populate`.
     q.filters = None;
     q.publication_filter = None;
@@ -528,30 +500,32 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
         WriteStatus::Published => Status::Published,
         WriteStatus::Draft => Status::Draft,
     };
-    q.locale = match &written.locale {
-        Some(l) => LocaleSelector::Codes(vec![l.clone()]),
-        None => LocaleSelector::Default,
+    let read = |reader: &Reader<'_>, written: writes::Written| {
+        q.locale = match &written.locale {
+            Some(l) => LocaleSelector::Codes(vec![l.clone()]),
+            None => LocaleSelector::Default,
+        };
+        q.restrict_to_document(&written.document_id);
+        let entry = reader.find_first(&q)?;
+        Ok(Done::Written { written, entry })
     };
-    Ok(Done::Written {
-        written,
-        query: Box::new(q),
+    Ok(match call.route {
+        WriteRoute::Create(_) => writes::create_and_read(store, &request, read)?,
+        _ => writes::update_and_read(store, &request, read)?,
     })
 }
 
 /// The answer to a committed write: 204 for a delete; the version written, as a `GET`
 /// of it with the request's `fields` and `populate` would show it, for the others.
-fn read_back(
+fn answer(
     state: &AppState,
     call: &WriteCall,
-    done: &Done,
+    done: Done,
 ) -> Result<(StatusCode, Option<Vec<u8>>), ApiError> {
-    let Done::Written { written, query } = done else {
+    let Done::Written { written, entry } = done else {
         return Ok((StatusCode::NO_CONTENT, None));
     };
-    let entry = state
-        .store
-        .find_entry(query, Some(&written.document_id))?
-        .ok_or(ApiError::NotFound)?;
+    let entry = entry.ok_or(ApiError::NotFound)?;
     let mut body = envelope::one(&entry);
     if !written.localizations_before_sync.is_empty() {
         body = with_localizations_before_sync(&body, &written.localizations_before_sync)?;

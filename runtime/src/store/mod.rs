@@ -186,14 +186,18 @@ impl Store {
         &self,
         f: impl Fn(&Reader<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        self.read_with(|exec| {
-            f(&Reader::new(
-                exec,
-                &self.model,
-                &self.settings.default_locale,
-                &self.row_plans,
-            ))
-        })
+        self.read_with(|exec| f(&self.reader(exec)))
+    }
+
+    /// A reader of this store's model on `exec`: a pooled connection's, or a write's
+    /// inside its transaction (a write reads its answer there, [`crate::write`]).
+    pub fn reader<'a>(&'a self, exec: &'a dyn seam::Executor) -> Reader<'a> {
+        Reader::new(
+            exec,
+            &self.model,
+            &self.settings.default_locale,
+            &self.row_plans,
+        )
     }
 
     /// Runs `f`, which only reads, with an executor on a pooled connection; a read whose

@@ -101,14 +101,25 @@ impl Store {
         query: &TypedQuery<T>,
         document_id: Option<&str>,
     ) -> Result<Option<T>, StoreError> {
-        let mut q = self.store_query(query)?.into_owned();
-        if let Some(id) = document_id {
-            q.restrict_to_document(id);
-        }
+        let q = self.first_query(query, document_id)?;
         self.read(|r| r.find_first(&q))?
             .as_ref()
             .map(decode::<T>)
             .transpose()
+    }
+
+    /// The query on this store's model that [`Self::first`] reads: `query`, restricted to
+    /// the document when one is named.
+    pub(super) fn first_query<T: ContentType>(
+        &self,
+        query: &TypedQuery<T>,
+        document_id: Option<&str>,
+    ) -> Result<Query, StoreError> {
+        let mut q = self.store_query(query)?.into_owned();
+        if let Some(id) = document_id {
+            q.restrict_to_document(id);
+        }
+        Ok(q)
     }
 
     /// The typed query as a query on this store's model (see the module documentation).
@@ -167,7 +178,7 @@ fn trusted_config() -> QueryConfig {
     }
 }
 
-fn decode<T: ContentType>(entry: &Entry) -> Result<T, StoreError> {
+pub(super) fn decode<T: ContentType>(entry: &Entry) -> Result<T, StoreError> {
     entry.deserialize().map_err(|e| {
         StoreError::Other(format!(
             "cannot read an entry of {} into {}: {e}",

@@ -16,8 +16,9 @@
 //! serialized to the JSON `data` object Strapi's REST takes and handed to
 //! [`crate::write::create`]/[`update`](crate::write::update)/[`delete`](crate::write::delete)
 //! with every type readable (the caller is trusted code), so every rule, default and
-//! error is the server's. The entry returned is then read back as `find_one` reads it
-//! (the version written: the options' status and locale, nothing populated).
+//! error is the server's. The entry returned is read inside the write's transaction as
+//! `find_one` reads it (the version written: the options' status and locale, nothing
+//! populated).
 //!
 //! Blocking, as the typed reads: in async code, call these inside
 //! `tokio::task::spawn_blocking`.
@@ -25,11 +26,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::WriteOptions;
+use super::store::{decode, store_schema};
 use super::{ContentType, CreateInput, DocumentId, TypedQuery, UpdateInput, ValidationError};
-use super::{WriteOptions, store::store_schema};
 use crate::query::{LocaleSelector, Permissions, Status};
 use crate::schema::SchemaKind;
-use crate::store::{Store, StoreError};
+use crate::store::{Entry, Reader, Store, StoreError};
 use crate::write::{self, WriteError, WriteRequest, WriteStatus, Written};
 
 /// Why a typed write on the store failed.
@@ -151,26 +153,29 @@ impl Store {
             shows_localizations: false,
             refuses_unknown_keys: true,
         };
-        let written = match action {
-            Action::Create => write::create(self, &request)?,
-            Action::Update => write::update(self, &request)?,
+        let read = |reader: &Reader<'_>, written: Written| {
+            self.written_entry::<T>(reader, &written, options.status)
         };
-        self.written_entry(&written, options.status)
+        let entry = match action {
+            Action::Create => write::create_and_read(self, &request, read)?,
+            Action::Update => write::update_and_read(self, &request, read)?,
+        };
+        decode::<T>(&entry.ok_or(StoreWriteError::NotFound)?).map_err(StoreWriteError::from)
     }
 
-    /// The version a write left, read as `find_one` reads it.
+    /// The version a write left, read inside its transaction as `find_one` reads it.
     fn written_entry<T: ContentType>(
         &self,
+        reader: &Reader<'_>,
         written: &Written,
         status: Status,
-    ) -> Result<T, StoreWriteError> {
+    ) -> Result<Option<Entry>, StoreError> {
         let mut query = TypedQuery::<T>::new();
         query.query_mut().status = status;
         if let Some(locale) = &written.locale {
             query.query_mut().locale = LocaleSelector::Codes(vec![locale.clone()]);
         }
-        self.first(&query, Some(&written.document_id))?
-            .ok_or(StoreWriteError::NotFound)
+        reader.find_first(&self.first_query(&query, Some(&written.document_id))?)
     }
 
     fn delete_document<T: ContentType>(

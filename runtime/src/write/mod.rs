@@ -9,8 +9,9 @@
 //! * `order.rs`: the order of a validation's errors, as yup's checks finish.
 //!
 //! Every write is one transaction ([`crate::store::Pool::write`]): a failure at any step
-//! leaves nothing behind. The answer of a write is read back afterwards through the read
-//! path (`http` does it), so it is formatted exactly as a `GET`.
+//! leaves nothing behind. The answer of a write is read through the read path inside that
+//! transaction ([`create_and_read`]), so it is formatted exactly as a `GET`, and shows what
+//! the write left even when another write commits right after it.
 //!
 //! Decisions where Strapi answers 500 to bad input (strata answers 400 instead, in
 //! Strapi's error shape, and writes nothing): `DELETE ?status=draft` (`Cannot delete a
@@ -35,7 +36,8 @@ pub use error::{FieldError, WriteError};
 
 use crate::query::Permissions;
 use crate::schema::SchemaId;
-use crate::store::Store;
+use crate::store::seam::Executor;
+use crate::store::{Reader, Store, StoreError};
 
 /// Which version a write leaves: `?status`. Anything but `published` (or nothing) is a
 /// draft, as Strapi checks `status === 'published'`.
@@ -120,7 +122,12 @@ fn write_locale(
     }
 }
 
-fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written, WriteError> {
+fn run<T>(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    action: Action,
+    answer: impl FnOnce(&Reader<'_>, Written) -> Result<T, StoreError>,
+) -> Result<T, WriteError> {
     let model = store.model();
     let schema = model.schema(req.schema);
     if req.refuses_unknown_keys {
@@ -188,11 +195,13 @@ fn run(store: &Store, req: &WriteRequest<'_>, action: Action) -> Result<Written,
                 }
             }
         };
-        Ok(Written {
+        let written = Written {
             document_id,
             locale: locale.clone(),
             localizations_before_sync: doc.shown_before_sync(),
-        })
+        };
+        let exec: &dyn Executor = w;
+        Ok(answer(&store.reader(exec), written)?)
     })
 }
 
@@ -442,14 +451,36 @@ fn listed_components_defaulted(
 
 /// `POST /api/:plural`: creates a document (and publishes it unless `?status=draft`).
 pub fn create(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteError> {
-    run(store, req, Action::Create)
+    run(store, req, Action::Create, |_, written| Ok(written))
 }
 
 /// `PUT /api/:plural/:documentId` (or `PUT /api/:singular`, `document_id` `None`):
 /// updates the document's version in the locale, or adds that locale; a single type
 /// without a document gets one.
 pub fn update(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteError> {
-    run(store, req, Action::Update)
+    run(store, req, Action::Update, |_, written| Ok(written))
+}
+
+/// [`create`], then `answer` reads the write's answer inside its transaction, once the
+/// version is written: the answer shows exactly what this write left, whatever another
+/// request commits after it (a delete of the same locale cannot make it a 404), as
+/// Strapi's document service returns the entry from inside its transaction. A read
+/// that fails rolls the write back.
+pub fn create_and_read<T>(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    answer: impl FnOnce(&Reader<'_>, Written) -> Result<T, StoreError>,
+) -> Result<T, WriteError> {
+    run(store, req, Action::Create, answer)
+}
+
+/// [`update`], with its answer read inside its transaction as [`create_and_read`] does.
+pub fn update_and_read<T>(
+    store: &Store,
+    req: &WriteRequest<'_>,
+    answer: impl FnOnce(&Reader<'_>, Written) -> Result<T, StoreError>,
+) -> Result<T, WriteError> {
+    run(store, req, Action::Update, answer)
 }
 
 /// `DELETE /api/:plural/:documentId` (or `/api/:singular`, `document_id` `None`): deletes

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::store::entry::Entry;
+use crate::store::{Reader as EntryReader, StoreError};
 
 /// The request's reader: the store, with the caller's grants.
 pub(super) struct StoreReader {
@@ -232,7 +233,7 @@ impl Reader for StoreReader {
             return self.me();
         }
         let schema = self.readable(field)?;
-        self.read_entries(field, schema, &args, populate, Populated::InStatus)
+        self.read_entries(field, schema, &args, populate, Via::Query)
     }
 
     fn read_text(&self, field: &RootField, args: Map<String, Value>) -> Result<String, ReadError> {
@@ -243,13 +244,7 @@ impl Reader for StoreReader {
         }
         let schema = self.readable(field)?;
         Ok(self
-            .read_page(
-                field,
-                schema,
-                &args,
-                &Populate::default(),
-                Populated::InStatus,
-            )?
+            .read_page(field, schema, &args, &Populate::default(), Via::Query)?
             .into_text())
     }
 }
@@ -364,15 +359,15 @@ impl StoreReader {
         schema: crate::schema::SchemaId,
         args: &Map<String, Value>,
         populate: &Populate,
-        populated: Populated,
+        via: Via<'_, '_>,
     ) -> Result<Value, ReadError> {
         // Aliases of one relation with other `filters` or `sort`: the same entries read
         // again per such selection, each loaded under its own key.
         let (base, passes) = graphql::split_variants(populate);
         if !passes.is_empty() {
-            let mut answer = self.read_entries(field, schema, args, &base, populated)?;
+            let mut answer = self.read_entries(field, schema, args, &base, via)?;
             for pass in passes {
-                let loaded = self.read_entries(field, schema, args, &pass.populate, populated)?;
+                let loaded = self.read_entries(field, schema, args, &pass.populate, via)?;
                 match (answer.get_mut("nodes"), loaded.get("nodes")) {
                     (Some(into), Some(from)) if field.kind == RootKind::Connection => {
                         graphql::graft(into, from, &pass.path);
@@ -382,7 +377,7 @@ impl StoreReader {
             }
             return Ok(answer);
         }
-        self.read_page(field, schema, args, populate, populated)?
+        self.read_page(field, schema, args, populate, via)?
             .into_value()
     }
 
@@ -393,7 +388,7 @@ impl StoreReader {
         schema: crate::schema::SchemaId,
         args: &Map<String, Value>,
         populate: &Populate,
-        populated: Populated,
+        via: Via<'_, '_>,
     ) -> Result<RootRead, ReadError> {
         let model = self.store.model();
         // The plugin's `transformArgs`: a list's `pagination` becomes `start`/`limit` as
@@ -429,8 +424,7 @@ impl StoreReader {
             RootKind::List | RootKind::Connection => {
                 // `localizations` per entry, as the plugin loads them parent by parent.
                 let page = self
-                    .store
-                    .read(|r| r.localizations_per_row().find(&q))
+                    .read_via(via, |r| r.localizations_per_row().find(&q))
                     .map_err(|e| internal(&e))?;
                 if field.kind == RootKind::List {
                     return Ok(RootRead::List(page.entries));
@@ -457,10 +451,9 @@ impl StoreReader {
                     q.restrict_to_document(id);
                 }
                 let entry = self
-                    .store
-                    .read(|r| match populated {
-                        Populated::InStatus => r.localizations_per_row().find_first(&q),
-                        Populated::AnyStatus => r
+                    .read_via(via, |r| match via {
+                        Via::Query => r.localizations_per_row().find_first(&q),
+                        Via::Mutation(_) => r
                             .localizations_per_row()
                             .populated_in_any_status()
                             .find_first(&q),
@@ -502,15 +495,33 @@ impl StoreReader {
     }
 }
 
-/// The status of the rows a read populates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Populated {
-    /// The root query's (a read: the plugin's association resolver inherits the status of
-    /// a built-in root query, published by default).
-    InStatus,
-    /// Either (a mutation's answer: the resolver inherits a status from root queries
-    /// only, so a relation of the entry written shows its draft and published rows).
-    AnyStatus,
+/// Where a root field's entries are read, and the status of the rows they populate.
+#[derive(Clone, Copy)]
+pub(super) enum Via<'r, 'w> {
+    /// A read query: on a pooled connection, populating rows in the root query's status
+    /// (the plugin's association resolver inherits the status of a built-in root query,
+    /// published by default).
+    Query,
+    /// A mutation's answer: inside the write's transaction (what this write left, as
+    /// Strapi's resolver gets the entry from inside its transaction), populating rows of
+    /// either status (the resolver inherits a status from root queries only, so a
+    /// relation of the entry written shows its draft and published rows).
+    Mutation(&'r EntryReader<'w>),
+}
+
+impl StoreReader {
+    /// Runs `f` with the reader `via` names: a pooled connection's for a query, the
+    /// write's for a mutation.
+    fn read_via<T>(
+        &self,
+        via: Via<'_, '_>,
+        f: impl Fn(&EntryReader<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match via {
+            Via::Query => self.store.read(f),
+            Via::Mutation(reader) => f(reader),
+        }
+    }
 }
 
 /// i18n's locale type.

@@ -2,10 +2,11 @@
 //! refused write in the GraphQL plugin's error shape.
 
 use super::*;
+use crate::store::Reader as EntryReader;
 
 /// Mutations: Strapi's GraphQL plugin calls its document service, so they go through the
 /// REST write path (`crate::write`) with the same grants, and answer the version written,
-/// read back as a read query would read it.
+/// read inside the write's transaction as a read query would read it ([`Via::Mutation`]).
 impl StoreReader {
     pub(super) fn write(
         &self,
@@ -72,31 +73,35 @@ impl StoreReader {
             shows_localizations: false,
             refuses_unknown_keys: false,
         };
-        let written = match field.kind {
-            RootKind::Create => writes::create(&self.store, &request),
-            _ => writes::update(&self.store, &request),
+        // The answer is read inside the write's transaction; a read that fails is the
+        // answer's error, and the write stays (as when Strapi's resolvers fail after it).
+        let answer = |reader: &EntryReader<'_>, written: writes::Written| {
+            let mut read = Map::new();
+            read.insert("documentId".into(), json!(written.document_id));
+            let status = match status {
+                WriteStatus::Draft => "DRAFT",
+                WriteStatus::Published => "PUBLISHED",
+            };
+            read.insert("status".into(), json!(status));
+            if let Some(l) = written.locale {
+                read.insert("locale".into(), json!(l));
+            }
+            let one = RootField {
+                uid: field.uid.clone(),
+                kind: RootKind::One,
+            };
+            Ok(self.read_entries(&one, schema.id, &read, populate, Via::Mutation(reader)))
         };
-        let written = match written {
-            Ok(w) => w,
+        let answered = match field.kind {
+            RootKind::Create => writes::create_and_read(&self.store, &request, answer),
+            _ => writes::update_and_read(&self.store, &request, answer),
+        };
+        match answered {
+            Ok(answer) => answer,
             // The document service updates nothing and answers `null`.
-            Err(WriteError::NotFound) => return Ok(Value::Null),
-            Err(e) => return Err(from_write_error(e)),
-        };
-        let mut read = Map::new();
-        read.insert("documentId".into(), json!(written.document_id));
-        let status = match status {
-            WriteStatus::Draft => "DRAFT",
-            WriteStatus::Published => "PUBLISHED",
-        };
-        read.insert("status".into(), json!(status));
-        if let Some(l) = written.locale {
-            read.insert("locale".into(), json!(l));
+            Err(WriteError::NotFound) => Ok(Value::Null),
+            Err(e) => Err(from_write_error(e)),
         }
-        let one = RootField {
-            uid: field.uid.clone(),
-            kind: RootKind::One,
-        };
-        self.read_entries(&one, schema.id, &read, populate, Populated::AnyStatus)
     }
 }
 

@@ -266,7 +266,7 @@ impl PgPool {
             .map_err(|e| self.pool_error(e))?;
         let client = Arc::new(client);
         let (out, broken) = {
-            let exec = PgExecutor::new(&client, self);
+            let exec = PgExecutor::new(&client, self, Some(&self.counts));
             let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
             let settled = exec.settle();
             (out.map(|out| settled.and(out)), exec.broken.get())
@@ -314,7 +314,9 @@ impl PgPool {
             .map_err(|e| statement_error(e, at))?;
         let client = Arc::new(client);
         let (out, broken) = {
-            let exec = PgExecutor::new(&client, self);
+            // No shared counts in a transaction: what it counts includes its own writes,
+            // which no other statement with the same snapshot text sees.
+            let exec = PgExecutor::new(&client, self, None);
             let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(&exec)));
             // The rows still being copied in belong to the transaction: their failure
             // is its failure, and the connection is only ended once they are stored.
@@ -486,13 +488,16 @@ struct PgExecutor<'p> {
     /// statements of one executor still run one after another, in the order they were
     /// asked for, and its failure is the failure of the next statement.
     in_flight: std::cell::RefCell<Option<tokio::task::JoinHandle<Result<(), StoreError>>>>,
+    /// The pool's counts by snapshot, outside a transaction (`None`: count every time).
+    counts: Option<&'p SnapshotCounts>,
 }
 
 impl<'p> PgExecutor<'p> {
-    fn new(client: &'p SharedClient, pool: &'p PgPool) -> Self {
+    fn new(client: &'p SharedClient, pool: &'p PgPool, counts: Option<&'p SnapshotCounts>) -> Self {
         PgExecutor {
             client,
             pool,
+            counts,
             broken: std::cell::Cell::new(false),
             last_affected: std::cell::Cell::new(0),
             in_flight: std::cell::RefCell::new(None),
@@ -534,14 +539,24 @@ impl Executor for PgExecutor<'_> {
             .collect()
     }
 
-    /// The count, served from [`SnapshotCounts`] while the snapshot stands.
+    /// The count, served from [`SnapshotCounts`] while the snapshot stands (outside a
+    /// transaction).
     fn count(&self, stmt: &SelectStatement) -> Result<u64, StoreError> {
         let (sql, values) = stmt.build(PostgresQueryBuilder);
+        let Some(counts) = self.counts else {
+            let rows = self.run(&sql, values, Run::Query)?;
+            let n = rows
+                .first()
+                .ok_or_else(|| StoreError::Database("a count returned no row".into()))?
+                .try_get::<_, i64>(0)
+                .map_err(|e| StoreError::Database(e.to_string()))?;
+            return Ok(u64::try_from(n).unwrap_or(0));
+        };
         let key = count_key(&sql, &values);
         let now = self.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
         let snapshot = now.first().and_then(|r| r.try_get::<_, String>(0).ok());
         if let Some(snapshot) = &snapshot
-            && let Some(n) = self.pool.counts.get(&key, snapshot)
+            && let Some(n) = counts.get(&key, snapshot)
         {
             return Ok(n);
         }
@@ -556,7 +571,7 @@ impl Executor for PgExecutor<'_> {
             .map_err(|e| StoreError::Database(e.to_string()))?;
         let n = u64::try_from(n).unwrap_or(0);
         if let Ok(seen) = row.try_get::<_, String>(1) {
-            self.pool.counts.put(key, seen, n);
+            counts.put(key, seen, n);
         }
         Ok(n)
     }
