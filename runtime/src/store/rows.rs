@@ -359,7 +359,12 @@ impl<'a> Rows<'a> {
     /// The row a new localization of `document_id` copies its non-localized attributes
     /// from: Strapi's `copyNonLocalizedFields` takes the first row by `published_at`
     /// descending, in the database's own order of NULLs (a published row first on SQLite
-    /// and MySQL, a draft first on PostgreSQL), so the database orders it here too.
+    /// and MySQL, a draft first on PostgreSQL), so the database orders it here too. Its
+    /// query names no second key, so rows that tie come in the order the database reads
+    /// them, which is the order of the documents index it scans (`document_id`,
+    /// `locale`, `published_at`): by `locale`. On PostgreSQL that decides between the
+    /// drafts, which come first (`gen-i18n-lifecycle-42#25`: with `en` and `de` drafts
+    /// the `de` draft is copied, the index scan's first; `EXPLAIN` shows it).
     pub fn localization_source(
         &self,
         schema: &Schema,
@@ -369,8 +374,9 @@ impl<'a> Rows<'a> {
         s.column(alias("id"))
             .and_where(Expr::col(alias("document_id")).eq(document_id))
             .order_by(alias("published_at"), Order::Desc)
-            .order_by(alias("id"), Order::Asc)
-            .limit(1);
+            .order_by(alias("locale"), Order::Asc)
+            .order_by(alias("id"), Order::Asc);
+        s.limit(1);
         Ok(query_map(self.w, &s, |r| r.int(0))?.into_iter().next())
     }
 
