@@ -311,7 +311,9 @@ pub(super) async fn handle(
     // thread, where it can be committed in a group with them.
     let alone = state.write_requests.load(Ordering::SeqCst) == 1;
     let tried = match state.config.inline_budget {
-        Some(budget) if alone => write_on_event_loop(&state, &call, budget),
+        // Twice the reads' budget: the write and the read of its answer, which used to
+        // have one budget each, so the loop is held no longer than before at worst.
+        Some(budget) if alone => write_on_event_loop(&state, &call, budget.saturating_mul(2)),
         _ => None,
     };
     if let Some(response) = tried {
