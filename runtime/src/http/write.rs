@@ -511,10 +511,11 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
         let entry = reader.find_first(&q)?;
         Ok(Done::Written { written, entry })
     };
-    Ok(match call.route {
-        WriteRoute::Create(_) => writes::create_and_read(store, &request, read)?,
-        _ => writes::update_and_read(store, &request, read)?,
-    })
+    let action = match call.route {
+        WriteRoute::Create(_) => writes::Action::Create,
+        _ => writes::Action::Update,
+    };
+    Ok(writes::write_and_read(store, &request, action, read)?)
 }
 
 /// The answer to a committed write: 204 for a delete; the version written, as a `GET`

@@ -375,8 +375,8 @@ impl<'a> Rows<'a> {
             .and_where(Expr::col(alias("document_id")).eq(document_id))
             .order_by(alias("published_at"), Order::Desc)
             .order_by(alias("locale"), Order::Asc)
-            .order_by(alias("id"), Order::Asc);
-        s.limit(1);
+            .order_by(alias("id"), Order::Asc)
+            .limit(1);
         Ok(query_map(self.w, &s, |r| r.int(0))?.into_iter().next())
     }
 

@@ -32,7 +32,7 @@ use super::{ContentType, CreateInput, DocumentId, TypedQuery, UpdateInput, Valid
 use crate::query::{LocaleSelector, Permissions, Status};
 use crate::schema::SchemaKind;
 use crate::store::{Entry, Reader, Store, StoreError};
-use crate::write::{self, WriteError, WriteRequest, WriteStatus, Written};
+use crate::write::{self, Action, WriteError, WriteRequest, WriteStatus, Written};
 
 /// Why a typed write on the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -67,13 +67,6 @@ impl From<WriteError> for StoreWriteError {
             WriteError::Store(e) => StoreWriteError::Store(e),
         }
     }
-}
-
-/// What a write does with its document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Action {
-    Create,
-    Update,
 }
 
 impl Store {
@@ -156,10 +149,7 @@ impl Store {
         let read = |reader: &Reader<'_>, written: Written| {
             self.written_entry::<T>(reader, &written, options.status)
         };
-        let entry = match action {
-            Action::Create => write::create_and_read(self, &request, read)?,
-            Action::Update => write::update_and_read(self, &request, read)?,
-        };
+        let entry = write::write_and_read(self, &request, action, read)?;
         decode::<T>(&entry.ok_or(StoreWriteError::NotFound)?).map_err(StoreWriteError::from)
     }
 

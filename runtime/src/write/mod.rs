@@ -10,7 +10,7 @@
 //!
 //! Every write is one transaction ([`crate::store::Pool::write`]): a failure at any step
 //! leaves nothing behind. The answer of a write is read through the read path inside that
-//! transaction ([`create_and_read`]), so it is formatted exactly as a `GET`, and shows what
+//! transaction ([`write_and_read`]), so it is formatted exactly as a `GET`, and shows what
 //! the write left even when another write commits right after it.
 //!
 //! Decisions where Strapi answers 500 to bad input (strata answers 400 instead, in
@@ -95,10 +95,12 @@ pub struct Written {
     pub localizations_before_sync: crate::store::rows::ShownRows,
 }
 
-/// What a write does with its document.
+/// What a create or an update does with its document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Action {
+pub enum Action {
+    /// `POST /api/:plural`: a new document.
     Create,
+    /// `PUT /api/:plural/:documentId` or `PUT /api/:singular`: a version updated or added.
     Update,
 }
 
@@ -461,26 +463,18 @@ pub fn update(store: &Store, req: &WriteRequest<'_>) -> Result<Written, WriteErr
     run(store, req, Action::Update, |_, written| Ok(written))
 }
 
-/// [`create`], then `answer` reads the write's answer inside its transaction, once the
-/// version is written: the answer shows exactly what this write left, whatever another
-/// request commits after it (a delete of the same locale cannot make it a 404), as
-/// Strapi's document service returns the entry from inside its transaction. A read
-/// that fails rolls the write back.
-pub fn create_and_read<T>(
+/// [`create`] or [`update`], then `answer` reads the write's answer inside its
+/// transaction, once the version is written: the answer shows exactly what this write
+/// left, whatever another request commits after it (a delete of the same locale cannot
+/// make it a 404), as Strapi's document service returns the entry from inside its
+/// transaction. A read that fails rolls the write back.
+pub fn write_and_read<T>(
     store: &Store,
     req: &WriteRequest<'_>,
+    action: Action,
     answer: impl FnOnce(&Reader<'_>, Written) -> Result<T, StoreError>,
 ) -> Result<T, WriteError> {
-    run(store, req, Action::Create, answer)
-}
-
-/// [`update`], with its answer read inside its transaction as [`create_and_read`] does.
-pub fn update_and_read<T>(
-    store: &Store,
-    req: &WriteRequest<'_>,
-    answer: impl FnOnce(&Reader<'_>, Written) -> Result<T, StoreError>,
-) -> Result<T, WriteError> {
-    run(store, req, Action::Update, answer)
+    run(store, req, action, answer)
 }
 
 /// `DELETE /api/:plural/:documentId` (or `/api/:singular`, `document_id` `None`): deletes

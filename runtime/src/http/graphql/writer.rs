@@ -92,11 +92,11 @@ impl StoreReader {
             };
             Ok(self.read_entries(&one, schema.id, &read, populate, Via::Mutation(reader)))
         };
-        let answered = match field.kind {
-            RootKind::Create => writes::create_and_read(&self.store, &request, answer),
-            _ => writes::update_and_read(&self.store, &request, answer),
+        let action = match field.kind {
+            RootKind::Create => writes::Action::Create,
+            _ => writes::Action::Update,
         };
-        match answered {
+        match writes::write_and_read(&self.store, &request, action, answer) {
             Ok(answer) => answer,
             // The document service updates nothing and answers `null`.
             Err(WriteError::NotFound) => Ok(Value::Null),

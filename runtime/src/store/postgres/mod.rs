@@ -545,12 +545,7 @@ impl Executor for PgExecutor<'_> {
         let (sql, values) = stmt.build(PostgresQueryBuilder);
         let Some(counts) = self.counts else {
             let rows = self.run(&sql, values, Run::Query)?;
-            let n = rows
-                .first()
-                .ok_or_else(|| StoreError::Database("a count returned no row".into()))?
-                .try_get::<_, i64>(0)
-                .map_err(|e| StoreError::Database(e.to_string()))?;
-            return Ok(u64::try_from(n).unwrap_or(0));
+            return counted_rows(rows.first());
         };
         let key = count_key(&sql, &values);
         let now = self.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
@@ -563,14 +558,8 @@ impl Executor for PgExecutor<'_> {
         // The count and the snapshot it ran in, from one statement.
         let counted = format!("SELECT ({sql}), ({SNAPSHOT})");
         let rows = self.run(&counted, values, Run::Query)?;
-        let row = rows
-            .first()
-            .ok_or_else(|| StoreError::Database("a count returned no row".into()))?;
-        let n = row
-            .try_get::<_, i64>(0)
-            .map_err(|e| StoreError::Database(e.to_string()))?;
-        let n = u64::try_from(n).unwrap_or(0);
-        if let Ok(seen) = row.try_get::<_, String>(1) {
+        let n = counted_rows(rows.first())?;
+        if let Some(Ok(seen)) = rows.first().map(|r| r.try_get::<_, String>(1)) {
             counts.put(key, seen, n);
         }
         Ok(n)
@@ -811,6 +800,15 @@ impl Writer for PgExecutor<'_> {
         self.run_params(&sql, vec![Param::Text(ddl::quote(table))], Run::Query)?;
         Ok(())
     }
+}
+
+/// The count in the first column of a count statement's row.
+fn counted_rows(row: Option<&Row>) -> Result<u64, StoreError> {
+    let n = row
+        .ok_or_else(|| StoreError::Database("a count returned no row".into()))?
+        .try_get::<_, i64>(0)
+        .map_err(|e| StoreError::Database(e.to_string()))?;
+    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// Rows for one table, copied in as `COPY … FROM STDIN (FORMAT binary)`: each value is
