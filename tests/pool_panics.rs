@@ -4,6 +4,9 @@
 //!
 //! Each store has one connection, so a connection the pool lost would make the next
 //! read wait for ever; every wait here is bounded and fails the test instead.
+//!
+//! The same holds for a request whose time is up (`Store::within_limit`): its next
+//! statement fails on every database, and a write it was in leaves nothing behind.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,7 +18,7 @@ use std::time::Duration;
 
 use strata::store::sea_query::{Alias, Expr, ExprTrait, Func, Query};
 use strata::store::seam::{Change, count_rows};
-use strata::store::{DatabaseUrl, Store};
+use strata::store::{DatabaseUrl, Store, StoreError};
 
 /// Runs `f` on another thread and waits for it at most 20 s.
 fn within_time<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -88,6 +91,67 @@ fn panics_keep_the_pool(store: Arc<Store>) {
             .unwrap()
     });
     assert_eq!(tags(&store), before + 1);
+}
+
+fn insert_tag(w: &dyn strata::store::seam::Writer, document_id: &str) -> Result<u64, StoreError> {
+    let mut insert = Query::insert();
+    insert
+        .into_table(Alias::new("tags"))
+        .columns([Alias::new("document_id"), Alias::new("name")])
+        .values_panic([document_id.into(), "panicked".into()]);
+    w.execute(Change::Insert(&insert))
+}
+
+/// A write whose request's time runs out between two of its statements: the second
+/// fails interrupted, and the first is rolled back. A read in time runs, and after the
+/// late write the pool's one connection still commits.
+fn the_request_limit_stops_statements(store: Arc<Store>) {
+    let before = tags(&store);
+    let s = Arc::clone(&store);
+    let in_time = s.within_limit(Duration::from_secs(30), || tags(&s));
+    assert_eq!(in_time, before);
+    let s = Arc::clone(&store);
+    let late = within_time("a write past its time", move || {
+        s.within_limit(Duration::from_millis(100), || {
+            s.pool().write(|w| {
+                insert_tag(w, "limited00000000000000000")?;
+                std::thread::sleep(Duration::from_millis(250));
+                insert_tag(w, "limited10000000000000000")
+            })
+        })
+    });
+    assert!(matches!(late, Err(StoreError::Interrupted)), "{late:?}");
+    assert_eq!(tags(&store), before, "the late write left nothing behind");
+    let s = Arc::clone(&store);
+    within_time("a write after a late write", move || {
+        s.pool()
+            .write(|w| insert_tag(w, "intime000000000000000000"))
+            .unwrap()
+    });
+    assert_eq!(tags(&store), before + 1);
+}
+
+#[test]
+fn the_request_limit_stops_sqlite_statements() {
+    let (_, db) = common::blog_db_copy("pool-limit");
+    let url = DatabaseUrl::parse(&format!("sqlite://{}", db.display())).unwrap();
+    the_request_limit_stops_statements(one_connection_store(&url));
+}
+
+#[test]
+fn the_request_limit_stops_postgres_statements() {
+    let Some(db) = common::pg::strapi_blog("pool_limit") else {
+        return;
+    };
+    the_request_limit_stops_statements(one_connection_store(&db.database_url()));
+}
+
+#[test]
+fn the_request_limit_stops_mysql_statements() {
+    let Some(db) = common::my::strapi_blog("pool_limit") else {
+        return;
+    };
+    the_request_limit_stops_statements(one_connection_store(&DatabaseUrl::parse(&db.url).unwrap()));
 }
 
 fn one_connection_store(url: &DatabaseUrl) -> Arc<Store> {

@@ -33,6 +33,7 @@ pub mod decode;
 pub mod document_id;
 pub mod entry;
 pub mod import;
+pub mod limit;
 pub mod migration;
 pub mod mysql;
 pub mod open;
@@ -159,25 +160,12 @@ impl Store {
         out
     }
 
-    /// Runs `f` so that its statements on this thread stop once `limit` has passed, where
-    /// the database can stop them ([`Pool::within_limit`]): for a request whose answer is
-    /// no longer awaited, so that its statements give their connection back.
+    /// Runs `f` so that its statements on this thread stop once `limit` has passed (they
+    /// fail [`StoreError::Interrupted`], and a write rolls back): for a request whose
+    /// answer is no longer awaited, so that its statements give their connection back.
+    /// Every backend honours it ([`limit`]).
     pub fn within_limit<T>(&self, limit: std::time::Duration, f: impl FnOnce() -> T) -> T {
-        let mut f = Some(f);
-        let mut out = None;
-        self.pool.within_limit(limit, &mut || {
-            if let Some(f) = f.take() {
-                out = Some(f());
-            }
-        });
-        match out {
-            Some(out) => out,
-            // A pool that did not run `f` breaks the trait's contract; run it unbounded.
-            None => match f.take() {
-                Some(f) => f(),
-                None => unreachable!("f either ran or is still here"),
-            },
-        }
+        limit::within(limit, f)
     }
 
     /// Runs `f` with a reader on a pooled connection. A read that fails because its

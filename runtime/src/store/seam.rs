@@ -437,16 +437,6 @@ pub trait Pool: Send + Sync {
         false
     }
 
-    /// Runs `f` so that the statements it runs on this thread stop once `limit` has
-    /// passed (they fail with an error for which [`StoreError::is_interrupted`] holds,
-    /// and a write rolls back), where the database can stop them: SQLite interrupts its
-    /// own statements. The default runs `f` unbounded (PostgreSQL and MySQL: the
-    /// statement runs to its end).
-    fn within_limit(&self, limit: Duration, f: &mut dyn FnMut()) {
-        let _ = limit;
-        f();
-    }
-
     /// Runs `f`, which only reads, with an executor on one pooled connection. Its
     /// statements see one snapshot where the database offers one (SQLite: one read
     /// transaction). Use [`with`](trait.Pool.html#method.with) for a typed result.

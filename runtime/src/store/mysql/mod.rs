@@ -27,12 +27,12 @@ use sea_query::{InsertStatement, MysqlQueryBuilder, SelectStatement};
 
 pub mod ddl;
 
-use super::StoreError;
 use super::seam::{
     CascadingKey, Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue,
     Writer, record, row_count,
 };
 use super::sql::Dialect;
+use super::{StoreError, limit};
 
 /// Where a MySQL URL points, for messages (never the password).
 #[derive(Debug, Clone)]
@@ -474,6 +474,13 @@ impl<'p> MyExecutor<'p> {
         }
     }
 
+    /// The connection, for a statement: none once the request's time is up
+    /// ([`limit::check`]).
+    fn statement_conn(&self) -> Result<std::cell::RefMut<'_, mysql::PooledConn>, StoreError> {
+        limit::check()?;
+        Ok(self.conn.borrow_mut())
+    }
+
     fn fail(&self, e: mysql::Error) -> StoreError {
         let e = statement_error(e, self.at);
         if matches!(
@@ -525,7 +532,7 @@ impl Executor for MyExecutor<'_> {
     /// None when this session does not check foreign keys (`foreign_key_checks` off:
     /// InnoDB then runs no cascade).
     fn cascading_foreign_keys(&self) -> Result<Vec<CascadingKey>, StoreError> {
-        let mut conn = self.conn.borrow_mut();
+        let mut conn = self.statement_conn()?;
         let checked: Option<i64> = conn
             .query_first("SELECT @@foreign_key_checks")
             .map_err(|e| self.fail(e))?;
@@ -551,7 +558,7 @@ impl Executor for MyExecutor<'_> {
     ) -> Result<(), StoreError> {
         let (sql, values) = stmt.build(MysqlQueryBuilder);
         record(&sql, &values.0);
-        let mut conn = self.conn.borrow_mut();
+        let mut conn = self.statement_conn()?;
         let result = conn
             .exec_iter(sql.as_str(), params(values))
             .map_err(|e| self.fail(e))?;
@@ -566,8 +573,7 @@ impl Executor for MyExecutor<'_> {
 impl Writer for MyExecutor<'_> {
     fn serialize_writes(&self) -> Result<(), StoreError> {
         let got: Option<i64> = self
-            .conn
-            .borrow_mut()
+            .statement_conn()?
             .exec_first("SELECT GET_LOCK(?, ?)", (WRITE_LOCK, WRITE_LOCK_WAIT_SECS))
             .map_err(|e| self.fail(e))?;
         if got != Some(1) {
@@ -582,7 +588,7 @@ impl Writer for MyExecutor<'_> {
     fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
         let (sql, values) = change.build(Dialect::Mysql);
         record(&sql, &values.0);
-        let mut conn = self.conn.borrow_mut();
+        let mut conn = self.statement_conn()?;
         conn.exec_drop(sql.as_str(), params(values))
             .map_err(|e| self.fail(e))?;
         Ok(conn.affected_rows())
@@ -606,8 +612,7 @@ impl Writer for MyExecutor<'_> {
         }
         let sql = ddl::insert_rows_sql(table, columns, rows);
         let values = values.iter().map(ddl::value).collect();
-        self.conn
-            .borrow_mut()
+        self.statement_conn()?
             .exec_drop(sql.as_str(), Params::Positional(values))
             .map_err(|e| self.fail(e))
     }
@@ -615,7 +620,7 @@ impl Writer for MyExecutor<'_> {
     fn next_id(&self, table: &str) -> Result<i64, StoreError> {
         // `AUTO_INCREMENT` as the table records it, and past the rows in any case.
         let sql = ddl::next_id_sql(table);
-        let mut conn = self.conn.borrow_mut();
+        let mut conn = self.statement_conn()?;
         let next: Option<Option<i64>> = conn
             .exec_first(sql.as_str(), (table,))
             .map_err(|e| self.fail(e))?;

@@ -40,12 +40,12 @@ use tokio_postgres::{NoTls, Row};
 pub mod ddl;
 pub mod tls;
 
-use super::StoreError;
 use super::seam::{
     CascadingKey, Cell, Change, Executor, Pool as StorePool, PoolOptions, RowRef, StoredValue,
     Writer, count_key, record, row_count,
 };
 use super::sql::Dialect;
+use super::{StoreError, limit};
 use crate::query::values;
 use tls::SslChoice;
 
@@ -680,13 +680,14 @@ impl PgExecutor<'_> {
     }
 
     /// Runs `work` (statements on this connection) to its end on the pool's runtime,
-    /// under the pool's time limit, and marks the connection for dropping when it was
+    /// under the pool's time limit (none once the request's time is up: [`limit::check`]), and marks the connection for dropping when it was
     /// abandoned mid-flight or broke.
     fn block<T>(
         &self,
         work: impl Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T, StoreError> {
         self.settle()?;
+        limit::check()?;
         let at = &self.pool.target.host_port;
         let timeout = self.pool.options.statement_timeout;
         let result = self.pool.handle.block_on(async {
@@ -745,6 +746,7 @@ impl Writer for PgExecutor<'_> {
             return Ok(());
         }
         self.settle()?;
+        limit::check()?;
         let copy = RowsCopy {
             types_sql: ddl::column_types_sql(table, columns),
             copy_sql: ddl::copy_in_sql(table, columns),

@@ -42,7 +42,7 @@ use super::seam::{
     count_key, count_rows, record, row_count,
 };
 use super::sql::Dialect;
-use super::{DatabaseUrl, StoreError};
+use super::{DatabaseUrl, StoreError, limit};
 
 /// Opens one connection to `url` with strata's pragmas. `create` allows creating the file.
 pub fn open_connection(url: &DatabaseUrl, create: bool) -> Result<Connection, StoreError> {
@@ -95,12 +95,12 @@ pub fn open_connection(url: &DatabaseUrl, create: bool) -> Result<Connection, St
 }
 
 /// The work the SQLite statements of this thread may still do: a deadline on the event
-/// loop ([`within_budget`]), a time limit anywhere ([`within_limit`]) and a number of
-/// progress ticks ([`SqliteExecutor`]'s `within_steps`), each unbounded when `None`.
+/// loop ([`within_budget`]) and a number of progress ticks ([`SqliteExecutor`]'s
+/// `within_steps`), each unbounded when `None`; the request's time limit
+/// ([`limit::within`]) holds besides.
 #[derive(Clone, Copy, Default)]
 struct Budget {
     deadline: Option<Instant>,
-    limit: Option<Instant>,
     ticks: Option<u64>,
 }
 
@@ -116,7 +116,7 @@ impl Budget {
 
     fn deadline_passed(&self) -> bool {
         let passed = |t: Option<Instant>| t.is_some_and(|t| Instant::now() >= t);
-        passed(self.deadline) || passed(self.limit)
+        passed(self.deadline) || limit::passed()
     }
 
     /// Runs `f` with this budget as the thread's, and puts the one before back after
@@ -136,7 +136,7 @@ impl Budget {
 
 thread_local! {
     static BUDGET: StdCell<Budget> = const {
-        StdCell::new(Budget { deadline: None, limit: None, ticks: None })
+        StdCell::new(Budget { deadline: None, ticks: None })
     };
 }
 
@@ -191,20 +191,7 @@ fn wait_for_lock(count: i32) -> bool {
 pub fn within_budget<T>(budget: Duration, f: impl FnOnce() -> T) -> T {
     Budget {
         deadline: Instant::now().checked_add(budget),
-        limit: None,
         ticks: None,
-    }
-    .while_running(f)
-}
-
-/// Runs `f`; the SQLite statements it runs on this thread are interrupted once `limit`
-/// has passed (the request's time is up: its answer is no longer awaited), so that a
-/// statement that would run for minutes gives its connection back. Unlike
-/// [`within_budget`] nothing else changes: statements still wait for locks.
-pub fn within_limit<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
-    Budget {
-        limit: Instant::now().checked_add(limit),
-        ..Budget::current()
     }
     .while_running(f)
 }
@@ -219,7 +206,7 @@ fn on_event_loop() -> bool {
 /// that end a transaction (`COMMIT`, `ROLLBACK`), which must run to their end whatever
 /// the time, since an interrupted end would leave a write in doubt.
 fn without_budget<T>(f: impl FnOnce() -> T) -> T {
-    Budget::default().while_running(f)
+    limit::lifted(|| Budget::default().while_running(f))
 }
 
 fn ensure_parent(p: &Path) -> Result<(), StoreError> {
@@ -585,6 +572,7 @@ impl Executor for SqliteExecutor<'_> {
         stmt: &SelectStatement,
         row: &mut dyn FnMut(&dyn RowRef) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
+        limit::check()?;
         let (sql, values) = stmt.build(SqliteQueryBuilder);
         record(&sql, &values.0);
         each_row(self.conn, &sql, &values.0, &mut |r| row(&SqliteRow(r)))
@@ -612,6 +600,7 @@ fn each_row(
 
 impl Writer for SqliteExecutor<'_> {
     fn execute(&self, change: Change<'_>) -> Result<u64, StoreError> {
+        limit::check()?;
         let (sql, values) = change.build(Dialect::Sqlite);
         record(&sql, &values.0);
         let params: Vec<SqlValue> = values.iter().map(sql_value).collect();
@@ -638,6 +627,7 @@ impl Writer for SqliteExecutor<'_> {
         if rows == 0 {
             return Ok(());
         }
+        limit::check()?;
         let quoted: Vec<String> = columns.iter().map(|c| render::quote(c)).collect();
         let one = format!("({})", vec!["?"; columns.len()].join(", "));
         let sql = format!(
@@ -793,10 +783,6 @@ impl Pool for SqlitePool {
     fn within_budget(&self, budget: Duration, f: &mut dyn FnMut()) -> bool {
         within_budget(budget, f);
         true
-    }
-
-    fn within_limit(&self, limit: Duration, f: &mut dyn FnMut()) {
-        within_limit(limit, f);
     }
 
     fn read(
