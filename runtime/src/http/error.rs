@@ -33,6 +33,10 @@ pub enum ApiError {
     /// The request ran past its time budget on the event loop and is to be answered
     /// again on a blocking thread (`serve` does; never sent: were it, a 503).
     OverBudget,
+    /// The request's time is up (`request_timeout`): its statements were stopped
+    /// ([`crate::store::limit`]). A bare 408, the answer of the server's timeout layer, so
+    /// that a client gets the same answer whichever of the two comes first.
+    TimedOut,
 }
 
 impl From<QueryError> for ApiError {
@@ -59,8 +63,13 @@ impl From<crate::write::WriteError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        // The conversion runs on the thread whose statement stopped, so its limit says
+        // whether the request's time is up or only a budget (or a lock's wait) ran out.
         if e.is_interrupted() {
-            return ApiError::OverBudget;
+            return match crate::store::limit::passed() {
+                true => ApiError::TimedOut,
+                false => ApiError::OverBudget,
+            };
         }
         match e {
             StoreError::Unavailable(m) | StoreError::ConnectionLost(m) | StoreError::Busy(m) => {
@@ -89,6 +98,10 @@ impl ApiError {
             ApiError::NotFound => (
                 StatusCode::NOT_FOUND,
                 simple(404, "NotFoundError", "Not Found"),
+            ),
+            ApiError::TimedOut => (
+                StatusCode::REQUEST_TIMEOUT,
+                simple(408, "RequestTimeoutError", "Request Timeout"),
             ),
             ApiError::Unavailable(_) | ApiError::OverBudget => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -135,9 +148,43 @@ impl IntoResponse for ApiError {
         match &self {
             ApiError::Internal(msg) => tracing::error!(error = %msg, "internal error"),
             ApiError::Unavailable(msg) => tracing::warn!(error = %msg, "database unavailable"),
+            ApiError::TimedOut => return StatusCode::REQUEST_TIMEOUT.into_response(),
             _ => {}
         }
         let (status, body) = self.parts();
         super::json_response(status, &body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A statement stopped once the request's time is up answers the timeout layer's bare
+    /// 408, and one stopped by a budget stays `OverBudget` (answered again elsewhere).
+    #[test]
+    fn an_interruption_past_the_request_limit_is_the_timeouts_408() {
+        let timed_out =
+            crate::store::limit::within(Duration::ZERO, || ApiError::from(StoreError::Interrupted));
+        assert!(matches!(timed_out, ApiError::TimedOut), "{timed_out:?}");
+        let response = timed_out.into_response();
+        assert_eq!(response.status(), StatusCode::REQUEST_TIMEOUT);
+        // No body, as the timeout layer's.
+        assert_eq!(
+            axum::body::HttpBody::size_hint(response.body()).exact(),
+            Some(0)
+        );
+        let within_time = crate::store::limit::within(Duration::from_secs(60), || {
+            ApiError::from(StoreError::Interrupted)
+        });
+        assert!(
+            matches!(within_time, ApiError::OverBudget),
+            "{within_time:?}"
+        );
+        assert!(matches!(
+            ApiError::from(StoreError::Busy("locked".into())),
+            ApiError::OverBudget
+        ));
     }
 }

@@ -550,6 +550,11 @@ async fn run_query(
             if kept {
                 graphql::empty_objects::drop_kept(&mut response.data);
             }
+            // Resolvers whose statements stopped at the request's limit answered errors;
+            // the request is the timeout layer's 408, whichever comes first.
+            if !response.errors.is_empty() && crate::store::limit::passed() {
+                return Err(ApiError::TimedOut);
+            }
             Ok::<_, ApiError>(Answer::Executed(response))
         })
     })
