@@ -7,7 +7,9 @@
 //! * faults: connections terminated by the server (`pg_terminate_backend`) heal without a
 //!   failed request; a database refusing connections gives 503 in Strapi's error shape,
 //!   and service resumes by itself; an exhausted pool and a statement blocked past the
-//!   timeout give 503, never a hang.
+//!   timeout give 503, never a hang;
+//! * kept answers: served again without their query while the snapshot stands, and read
+//!   again once another process wrote.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -32,6 +34,14 @@ fn get(addr: SocketAddr, target: &str) -> (u16, Value, Vec<u8>) {
 }
 
 fn serve(db: &TestDb, postgres: PoolOptions) -> SocketAddr {
+    serve_with(db, postgres, strata::http::ServerConfig::default())
+}
+
+fn serve_with(
+    db: &TestDb,
+    postgres: PoolOptions,
+    config: strata::http::ServerConfig,
+) -> SocketAddr {
     let model = Arc::new(strata::schema::load(&common::blog().join("schemas")).unwrap());
     let options = OpenOptions {
         connections: postgres.pool_size,
@@ -39,7 +49,7 @@ fn serve(db: &TestDb, postgres: PoolOptions) -> SocketAddr {
         ..OpenOptions::default()
     };
     let (store, _) = Store::open(&db.database_url(), model, &options).unwrap();
-    common::serve_store(Arc::new(store))
+    common::serve_store_with(Arc::new(store), config)
 }
 
 const TARGETS: [&str; 5] = [
@@ -205,9 +215,11 @@ fn an_exhausted_pool_and_a_blocked_statement_give_503() {
             .unwrap();
     });
     rx.recv().unwrap();
+    // A request not answered before: its query runs (one answered before would be the
+    // kept answer, since a lock moves no snapshot).
     let blocked = std::thread::spawn(move || {
         let started = Instant::now();
-        (get(addr, "/api/articles").0, started.elapsed())
+        (get(addr, "/api/articles?sort=id").0, started.elapsed())
     });
     std::thread::sleep(Duration::from_millis(200));
     // The only connection is busy: this one waits 300 ms for it, then 503.
@@ -244,4 +256,71 @@ fn an_unreachable_database_at_start_is_one_line_and_status_1() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
     assert!(!stderr.contains("secret"), "the password leaked: {stderr}");
+}
+
+/// A kept answer is served without its query while the data stands: with the table locked
+/// by another session (a lock moves no snapshot), the answer read before comes back at
+/// once, while a server that keeps no answers waits for the lock until the statement
+/// timeout. Once another process writes, the next request reads again.
+#[test]
+fn a_kept_answer_needs_no_query_while_the_data_stands() {
+    let Some(db) = common::pg::strapi_blog("kept") else {
+        return;
+    };
+    let pool = PoolOptions {
+        statement_timeout: Duration::from_secs(1),
+        ..PoolOptions::default()
+    };
+    let kept = serve(&db, pool);
+    let none = strata::http::ServerConfig {
+        answer_cache_bytes: 0,
+        ..Default::default()
+    };
+    let none = serve_with(&db, pool, none);
+    let target = "/api/tags?fields[0]=name&sort=name";
+    let (status, _, before) = get(kept, target);
+    assert_eq!(status, 200);
+    assert_eq!(get(none, target).2, before);
+
+    let locker = db.pool();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let hold = std::thread::spawn(move || {
+        locker
+            .with_client(async |c| {
+                let t = c.transaction().await.unwrap();
+                t.batch_execute("LOCK TABLE tags IN ACCESS EXCLUSIVE MODE")
+                    .await
+                    .unwrap();
+                let _ = tx.send(());
+                tokio::time::sleep(Duration::from_secs(3)).await;
+                t.rollback().await.unwrap();
+                Ok(())
+            })
+            .unwrap();
+    });
+    rx.recv().unwrap();
+    let started = Instant::now();
+    let (status, _, again) = get(kept, target);
+    assert_eq!((status, &again), (200, &before));
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        started.elapsed()
+    );
+    let started = Instant::now();
+    assert_eq!(get(none, target).0, 503, "the query waited for the lock");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    hold.join().unwrap();
+
+    db.execute("UPDATE tags SET name = 'Aardvark' WHERE id = (SELECT MIN(id) FROM tags)");
+    let (status, body, after) = get(kept, target);
+    assert_eq!(status, 200);
+    assert_ne!(after, before);
+    let names: Vec<&Value> = body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert!(names.contains(&&Value::from("Aardvark")), "{names:?}");
 }

@@ -30,6 +30,7 @@
 //! request_timeout_secs = 30
 //! max_body_bytes = 1048576     # a write's body (Strapi's koa-body `1mb`); 413 past it
 //! inline_budget_ms = 1         # SQLite: time a request may run on the event loop
+//! answer_cache_mb = 64         # REST answers kept while the data stands (0: none)
 //! docs = true                  # the API explorer (Swagger UI) at /docs
 //!
 //! [server.cors]                # Strapi's `strapi::cors`; these are its defaults
@@ -204,6 +205,9 @@ pub struct Server {
     /// may run on the event loop before it is answered on a blocking thread instead
     /// (default 1; 0: always on a blocking thread).
     pub inline_budget_ms: Option<u64>,
+    /// MiB of REST answers kept while the data they were read from stands (default 64;
+    /// 0: none). Only where the database offers a data generation (SQLite, PostgreSQL).
+    pub answer_cache_mb: Option<usize>,
 }
 
 /// `[server.cors]`, as Strapi's `strapi::cors` configuration (`config/middlewares.js`);
@@ -378,6 +382,10 @@ impl Config {
                 Some(0) => None,
                 Some(ms) => Some(Duration::from_millis(ms)),
             },
+            answer_cache_bytes: self
+                .server
+                .answer_cache_mb
+                .map_or(d.answer_cache_bytes, |mb| mb.saturating_mul(1 << 20)),
             graphql: strata_runtime::http::GraphqlConfig {
                 enabled: self.api.graphql.enabled.unwrap_or(d.graphql.enabled),
                 default_limit: self

@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// Apply schema changes that lose data (dropped attributes or types).
     #[arg(long, env = "STRATA_ALLOW_DESTRUCTIVE")]
     pub allow_destructive: bool,
+    /// MiB of REST answers kept while the data stands (overrides `[server]
+    /// answer_cache_mb`; 0: none, so that every request runs its query).
+    #[arg(long, env = "STRATA_ANSWER_CACHE_MB")]
+    pub answer_cache_mb: Option<usize>,
 }
 
 /// Runs the server (blocks until shutdown).
@@ -85,6 +89,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
     let store = Arc::new(store);
     let mut server = config.server_config();
+    if let Some(mb) = args.answer_cache_mb {
+        server.answer_cache_bytes = mb.saturating_mul(1 << 20);
+    }
     server.auth = config.auth_secrets()?;
     warn_about_secrets(&store, &server.auth);
     let state = AppState::new(store, server);

@@ -6,14 +6,14 @@
 //! tag on the next request, and two strata processes on one database give the same tag
 //! for the same answer.
 //!
-//! On an embedded database a conditional request also skips the query: [`Validators`]
-//! remembers, per request (target, caller, response format), the tag last sent and the
-//! store's data generation it was computed at ([`crate::store::Pool::data_generation`],
-//! SQLite's `PRAGMA data_version` made process-wide). While the generation has not moved,
-//! the data has not changed, so neither has the answer: a matching `If-None-Match` gets
-//! its 304 without the query. The caller's credentials are still checked first, on every
-//! request. Only conditional requests read or fill it, so plain requests pay nothing. On
-//! PostgreSQL and MySQL, which have no such counter, the answer is computed and compared.
+//! Where the store offers a data generation, a conditional request also skips the query:
+//! [`Validators`] remembers, per request (target, caller, response format), the tag last
+//! sent and the store's data generation it was computed at
+//! ([`crate::store::seam::Pool::data_generation`]: SQLite's `PRAGMA data_version` made
+//! process-wide, PostgreSQL's MVCC snapshot). While the generation has not moved, the
+//! data has not changed, so neither has the answer: a matching `If-None-Match` gets its
+//! 304 without the query. The caller's credentials are still checked first, on every
+//! request. MySQL has no generation: the answer is computed and compared.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

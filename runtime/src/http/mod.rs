@@ -16,6 +16,7 @@
 //! trace or log line can print a key or a JWT.
 
 mod accept;
+mod answers;
 pub mod auth;
 pub mod cors;
 pub mod docs;
@@ -86,6 +87,10 @@ pub struct ServerConfig {
     /// on a blocking thread). Reads, and writes with the database to themselves
     /// (`write.rs`), run there. See [`serve`].
     pub inline_budget: Option<Duration>,
+    /// Bytes of REST answers kept while the data they were read from stands (`answers.rs`;
+    /// 64 MiB by default, 0: none), where the database offers a data generation (SQLite,
+    /// PostgreSQL).
+    pub answer_cache_bytes: usize,
     /// `/graphql` (off by default; `[api.graphql]` in `strata.toml`).
     pub graphql: GraphqlConfig,
 }
@@ -130,6 +135,7 @@ impl Default for ServerConfig {
             auth: crate::auth::AuthSecrets::default(),
             max_header_bytes: 16 * 1024,
             inline_budget: Some(Duration::from_millis(1)),
+            answer_cache_bytes: 64 << 20,
             graphql: GraphqlConfig::default(),
         }
     }
@@ -157,6 +163,8 @@ pub struct AppState {
     write_requests: std::sync::atomic::AtomicUsize,
     /// The tags of conditional requests, by data generation (`etag.rs`).
     validators: etag::Validators,
+    /// REST answers kept while the data stands (`answers.rs`).
+    answers: answers::Answers,
     /// The GraphQL schema, when `/graphql` is served.
     #[cfg(feature = "graphql")]
     graphql: Option<graphql::GraphqlState>,
@@ -198,6 +206,7 @@ impl AppState {
             .graphql
             .enabled
             .then(|| graphql::GraphqlState::new(&store, &config));
+        let answers = answers::Answers::new(config.answer_cache_bytes);
         Arc::new(AppState {
             #[cfg(feature = "graphql")]
             graphql,
@@ -209,6 +218,7 @@ impl AppState {
             writers,
             write_requests: std::sync::atomic::AtomicUsize::new(0),
             validators: etag::Validators::default(),
+            answers,
         })
     }
 }
@@ -540,7 +550,7 @@ struct Conditional {
 }
 
 impl Conditional {
-    fn of(headers: &HeaderMap, uri: &Uri, authorization: Option<&[u8]>, v4: bool) -> Option<Self> {
+    fn of(headers: &HeaderMap, key: &etag::RequestKey) -> Option<Self> {
         if !etag::is_conditional(headers) {
             return None;
         }
@@ -548,9 +558,8 @@ impl Conditional {
         for v in headers.get_all(header::IF_NONE_MATCH) {
             if_none_match.append(header::IF_NONE_MATCH, v.clone());
         }
-        let target = uri.path_and_query().map_or("", |p| p.as_str());
         Some(Conditional {
-            key: etag::RequestKey::new(target, authorization, v4),
+            key: key.clone(),
             if_none_match,
         })
     }
@@ -558,8 +567,8 @@ impl Conditional {
 
 /// What [`answer`] found.
 enum Answer {
-    /// The body to send: JSON text.
-    Body(Vec<u8>),
+    /// The body to send (JSON text) and its tag.
+    Body(answers::KeptAnswer),
     /// Nothing changed since the client's tag: a 304 with this tag.
     NotModified(String),
 }
@@ -578,11 +587,11 @@ fn not_modified(tag: &str) -> Response {
 /// request's tag is remembered with the data generation the body was computed at.
 fn validated_response(
     state: &AppState,
-    bytes: Vec<u8>,
+    answer: answers::KeptAnswer,
     request: &HeaderMap,
     conditional: Option<(Conditional, u64)>,
 ) -> Response {
-    let tag = etag::tag(&bytes);
+    let answers::KeptAnswer { body: bytes, tag } = answer;
     if let Some((c, generation)) = conditional {
         state.validators.remember(c.key, generation, &tag);
     }
@@ -609,11 +618,17 @@ async fn serve(
     let v4 = headers
         .get("strapi-response-format")
         .is_some_and(|v| v.as_bytes() == b"v4");
+    // The key of kept answers and tags: only built where one of them is used.
+    let key = (state.answers.enabled() || etag::is_conditional(&headers)).then(|| {
+        let target = uri.path_and_query().map_or("", |p| p.as_str());
+        etag::RequestKey::new(target, authorization.as_deref(), v4)
+    });
     let request = Request {
         endpoint,
         param,
         raw: uri.query().unwrap_or("").to_string(),
-        conditional: Conditional::of(&headers, &uri, authorization.as_deref(), v4),
+        conditional: key.as_ref().and_then(|key| Conditional::of(&headers, key)),
+        key,
         authorization,
         v4,
     };
@@ -690,6 +705,9 @@ struct Request {
     authorization: Option<Vec<u8>>,
     /// Whether the v4 response shape was asked for.
     v4: bool,
+    /// What decides the answer besides the data (`answers.rs`), when answers are kept or
+    /// the request is conditional.
+    key: Option<etag::RequestKey>,
     conditional: Option<Conditional>,
 }
 
@@ -707,6 +725,7 @@ fn answer(
         raw,
         authorization,
         v4,
+        key,
         conditional,
     } = request;
     let endpoint = *endpoint;
@@ -737,22 +756,37 @@ fn answer(
         });
     }
     // Read before the query, so that the body is at least as new as the generation.
-    let conditional = match conditional {
-        Some(c) => match store.pool().data_generation()? {
-            Some(generation) => {
-                if let Some(tag) = state.validators.fresh(&c.key, generation)
-                    && etag::matches(&c.if_none_match, &tag)
-                {
-                    return Ok((Answer::NotModified(tag), None));
-                }
-                Some((c.clone(), generation))
-            }
-            None => None,
-        },
-        None => None,
+    let generation = match conditional.is_some() || state.answers.enabled() {
+        true => store.data_generation()?,
+        false => None,
     };
+    let conditional = match (conditional, generation) {
+        (Some(c), Some(generation)) => {
+            if let Some(tag) = state.validators.fresh(&c.key, generation)
+                && etag::matches(&c.if_none_match, &tag)
+            {
+                return Ok((Answer::NotModified(tag), None));
+            }
+            Some((c.clone(), generation))
+        }
+        _ => None,
+    };
+    if let (Some(generation), Some(key)) = (generation, key)
+        && let Some(kept) = state.answers.get(key, generation)
+    {
+        return Ok((Answer::Body(kept), conditional));
+    }
     let body = answer_body(state, endpoint, param.as_deref(), raw, *v4, schema, &grants)?;
-    Ok((Answer::Body(body), conditional))
+    let answer = answers::KeptAnswer {
+        tag: etag::tag(&body),
+        body: body.into(),
+    };
+    if let (Some(generation), Some(key)) = (generation, key)
+        && state.answers.enabled()
+    {
+        state.answers.put(key.clone(), generation, answer.clone());
+    }
+    Ok((Answer::Body(answer), conditional))
 }
 
 /// The body of an allowed request, as JSON text.

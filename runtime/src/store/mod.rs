@@ -195,15 +195,13 @@ impl Store {
         &self,
         f: impl Fn(&dyn seam::Executor) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        // Other pooled connections may have broken at the same moment (a server
-        // restart); each failure drops its connection, so a few tries reach a fresh one.
-        let mut tries = 0;
-        loop {
-            match self.pool.with(&f) {
-                Err(StoreError::ConnectionLost(_)) if tries < 3 => tries += 1,
-                other => return other,
-            }
-        }
+        retried(|| self.pool.with(&f))
+    }
+
+    /// The pool's data generation ([`seam::Pool::data_generation`]), read again on a fresh
+    /// connection when its connection broke, as a read is.
+    pub fn data_generation(&self) -> Result<Option<u64>, StoreError> {
+        retried(|| self.pool.data_generation())
     }
 
     /// The actions granted to a users-permissions role type (`public`).
@@ -246,5 +244,18 @@ impl Store {
             with_count: false,
         };
         Ok(self.read(|r| r.find(&q))?.entries)
+    }
+}
+
+/// Runs `read` again while it fails because its connection broke: other pooled
+/// connections may have broken at the same moment (a server restart), and each failure
+/// drops its connection, so a few tries reach a fresh one. Only for reads (idempotent).
+fn retried<T>(read: impl Fn() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let mut tries = 0;
+    loop {
+        match read() {
+            Err(StoreError::ConnectionLost(_)) if tries < 3 => tries += 1,
+            other => return other,
+        }
     }
 }

@@ -413,8 +413,9 @@ pub trait Pool: Send + Sync {
     }
 
     /// A number that has moved on whenever the data changed since an earlier call, for
-    /// databases that keep such a counter (SQLite's `PRAGMA data_version`); `None`
-    /// otherwise.
+    /// databases that offer one (SQLite's `PRAGMA data_version`, PostgreSQL's MVCC
+    /// snapshot); `None` otherwise. It may move without a change, never the other way.
+    /// Read it before the reads it stands for: what they read is at least as new.
     fn data_generation(&self) -> Result<Option<u64>, StoreError> {
         Ok(None)
     }

@@ -260,6 +260,14 @@ impl PgPool {
         &self,
         f: impl FnOnce(&dyn Executor) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.with_executor(|exec| f(exec))
+    }
+
+    /// [`PgPool::with`] with the executor itself, for what only this folder runs on it.
+    fn with_executor<T>(
+        &self,
+        f: impl FnOnce(&PgExecutor<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let client = self
             .handle
             .block_on(self.pool.get())
@@ -392,6 +400,26 @@ impl StorePool for PgPool {
 
     fn wait_timeout(&self) -> Duration {
         PgPool::wait_timeout(self)
+    }
+
+    /// The hash of the server's current MVCC snapshot (`pg_current_snapshot()`): two equal
+    /// snapshots see the same committed transactions, so the same data, whichever process
+    /// or server wrote (see [`SnapshotCounts`]). A commit anywhere in the cluster moves it.
+    fn data_generation(&self) -> Result<Option<u64>, StoreError> {
+        self.with_executor(|exec| {
+            let rows = exec.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
+            let snapshot = rows
+                .first()
+                .map(|r| r.try_get::<_, String>(0))
+                .transpose()
+                .map_err(|e| StoreError::Database(e.to_string()))?;
+            Ok(snapshot.map(|s| {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::hash::DefaultHasher::new();
+                s.hash(&mut h);
+                h.finish()
+            }))
+        })
     }
 
     fn read(
