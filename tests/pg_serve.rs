@@ -182,6 +182,29 @@ fn faults_give_503_and_heal() {
     assert!(healed, "service did not resume");
 }
 
+/// Locks `table` in another session for `held`; returns once the lock is taken, with the
+/// thread that releases it.
+fn lock_table(db: &TestDb, table: &'static str, held: Duration) -> std::thread::JoinHandle<()> {
+    let locker = db.pool();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let hold = std::thread::spawn(move || {
+        locker
+            .with_client(async |c| {
+                let t = c.transaction().await.unwrap();
+                t.batch_execute(&format!("LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"))
+                    .await
+                    .unwrap();
+                let _ = tx.send(());
+                tokio::time::sleep(held).await;
+                t.rollback().await.unwrap();
+                Ok(())
+            })
+            .unwrap();
+    });
+    rx.recv().unwrap();
+    hold
+}
+
 #[test]
 fn an_exhausted_pool_and_a_blocked_statement_give_503() {
     let Some(db) = common::pg::strapi_blog("exhausted") else {
@@ -198,23 +221,7 @@ fn an_exhausted_pool_and_a_blocked_statement_give_503() {
     );
     assert_eq!(get(addr, "/api/articles").0, 200);
     // Another session locks the table, so strata's one connection blocks on it.
-    let locker = db.pool();
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let hold = std::thread::spawn(move || {
-        locker
-            .with_client(async |c| {
-                let t = c.transaction().await.unwrap();
-                t.batch_execute("LOCK TABLE articles IN ACCESS EXCLUSIVE MODE")
-                    .await
-                    .unwrap();
-                let _ = tx.send(());
-                tokio::time::sleep(Duration::from_secs(4)).await;
-                t.rollback().await.unwrap();
-                Ok(())
-            })
-            .unwrap();
-    });
-    rx.recv().unwrap();
+    let hold = lock_table(&db, "articles", Duration::from_secs(4));
     // A request not answered before: its query runs (one answered before would be the
     // kept answer, since a lock moves no snapshot).
     let blocked = std::thread::spawn(move || {
@@ -282,23 +289,7 @@ fn a_kept_answer_needs_no_query_while_the_data_stands() {
     assert_eq!(status, 200);
     assert_eq!(get(none, target).2, before);
 
-    let locker = db.pool();
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let hold = std::thread::spawn(move || {
-        locker
-            .with_client(async |c| {
-                let t = c.transaction().await.unwrap();
-                t.batch_execute("LOCK TABLE tags IN ACCESS EXCLUSIVE MODE")
-                    .await
-                    .unwrap();
-                let _ = tx.send(());
-                tokio::time::sleep(Duration::from_secs(3)).await;
-                t.rollback().await.unwrap();
-                Ok(())
-            })
-            .unwrap();
-    });
-    rx.recv().unwrap();
+    let hold = lock_table(&db, "tags", Duration::from_secs(3));
     let started = Instant::now();
     let (status, _, again) = get(kept, target);
     assert_eq!((status, &again), (200, &before));
