@@ -407,13 +407,7 @@ impl StorePool for PgPool {
     /// or server wrote (see [`SnapshotCounts`]). A commit anywhere in the cluster moves it.
     fn data_generation(&self) -> Result<Option<u64>, StoreError> {
         self.with_executor(|exec| {
-            let rows = exec.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
-            let snapshot = rows
-                .first()
-                .map(|r| r.try_get::<_, String>(0))
-                .transpose()
-                .map_err(|e| StoreError::Database(e.to_string()))?;
-            Ok(snapshot.map(|s| {
+            Ok(exec.snapshot()?.map(|s| {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::hash::DefaultHasher::new();
                 s.hash(&mut h);
@@ -576,8 +570,7 @@ impl Executor for PgExecutor<'_> {
             return counted_rows(rows.first());
         };
         let key = count_key(&sql, &values);
-        let now = self.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
-        let snapshot = now.first().and_then(|r| r.try_get::<_, String>(0).ok());
+        let snapshot = self.snapshot()?;
         if let Some(snapshot) = &snapshot
             && let Some(n) = counts.get(&key, snapshot)
         {
@@ -671,6 +664,13 @@ impl PgExecutor<'_> {
         self.run_params(sql, values.0.into_iter().map(Param::from).collect(), how)
     }
 
+    /// The text of the MVCC snapshot a statement now sees ([`SNAPSHOT`]); `None` when the
+    /// server answered something else, so nothing is kept by it.
+    fn snapshot(&self) -> Result<Option<String>, StoreError> {
+        let rows = self.run(SNAPSHOT, sea_query::Values(Vec::new()), Run::Query)?;
+        Ok(rows.first().and_then(|r| r.try_get::<_, String>(0).ok()))
+    }
+
     /// Runs DDL text (statements without parameters) in this connection's transaction,
     /// with no time limit on the client's side: building an index of a new database's
     /// largest table may take minutes. Run `set local statement_timeout = 0` first to
@@ -708,7 +708,8 @@ impl PgExecutor<'_> {
     }
 
     /// Runs `work` (statements on this connection) to its end on the pool's runtime,
-    /// under the pool's time limit (none once the request's time is up: [`limit::check`]), and marks the connection for dropping when it was
+    /// under the pool's time limit (none once the request's time is up:
+    /// [`limit::check`]), and marks the connection for dropping when it was
     /// abandoned mid-flight or broke.
     fn block<T>(
         &self,
