@@ -19,3 +19,18 @@ fn every_mysql_golden_over_http() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(passed, 236);
 }
+
+/// Strapi on MariaDB, asked the sorts through relations, components and media of
+/// `oracle/deep-sorts.txt` (`mysql/deep-sorts.json`): each root row sorts by the first of
+/// its related values in the database's own NULL order, as Strapi's deep sort picks it.
+#[test]
+fn strapis_mysql_deep_sorts() {
+    let Some(db) = common::my::strapi_blog("deep_sorts") else {
+        return;
+    };
+    let addr = common::start_server_on(&db.url);
+    let (failures, n) =
+        common::replay_recording(addr, &common::blog().join("mysql/deep-sorts.json"));
+    assert_eq!(n, 39);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -25,6 +25,12 @@
 //!   populate with `fields`, `sort`, `filters` and `on`, locales and statuses, single
 //!   documents, counts; and a relation the caller may not read, whose keys are checked
 //!   before its grant (`filters[secret][name]`: `Invalid key name at secret`).
+//! * `deep-sorts.json`: the requests of `deep-sorts.txt`, sorts through to-many relations,
+//!   components and media whose related rows hold NULLs or dead ends (an article without
+//!   an author), ascending and descending, with a second key through the same relation,
+//!   and sort objects whose keys share a relation's join (`sort[articles][title]=…`); the
+//!   same requests are recorded on PostgreSQL and MariaDB (`pg/`, `mysql/deep-sorts.json`),
+//!   where NULLs sort elsewhere.
 //! * `sorted-joins.json`: the requests of `sorted-joins.txt`, whose sort columns lead
 //!   each entry's keys where Strapi's statement joins another table (a filter through a
 //!   relation, component or media; a populated relation, component or media), even when
@@ -55,6 +61,7 @@ fn every_recorded_answer_of_the_default_configuration() {
         ("params-default.json", 83),
         ("search.json", 17),
         ("reads-more.json", 100),
+        ("deep-sorts.json", 39),
     ] {
         let (f, n) = replay(addr, file);
         assert_eq!(n, expected, "{file}");

@@ -36,3 +36,17 @@ fn strapis_postgres_answers_to_search_and_operator_objects() {
     assert_eq!(n, 22);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Strapi on PostgreSQL, asked the sorts through relations, components and media of
+/// `oracle/deep-sorts.txt` (`pg/deep-sorts.json`): each root row sorts by the first of
+/// its related values in the database's own NULL order, as Strapi's deep sort picks it.
+#[test]
+fn strapis_pg_deep_sorts() {
+    let Some(db) = common::pg::strapi_blog("deep_sorts") else {
+        return;
+    };
+    let addr = common::start_server_on(&db.url);
+    let (failures, n) = common::replay_recording(addr, &common::blog().join("pg/deep-sorts.json"));
+    assert_eq!(n, 39);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

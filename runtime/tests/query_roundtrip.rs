@@ -484,11 +484,7 @@ fn sort_key(s: SchemaId, steps: u32) -> BoxedStrategy<SortKey> {
         prop::sample::select(filterable(sc)),
         prop::sample::select(vec![Direction::Asc, Direction::Desc]),
     )
-        .prop_map(|(field, direction)| SortKey {
-            path: Vec::new(),
-            field,
-            direction,
-        })
+        .prop_map(|(field, direction)| SortKey::new(Vec::new(), field, direction))
         .boxed();
     let follow = followable(sc);
     if steps == 0 || follow.is_empty() {
@@ -681,6 +677,50 @@ proptest! {
         let parsed = parse_query(&printed, model, q.schema, &Permissions::all(model), &config);
         prop_assert_eq!(parsed, Ok(q), "printed: {}", printed);
     }
+}
+
+/// Keys of one sort object share their relations' joins (`shared_hops`), and print back
+/// as sort objects, the whole list as objects (Strapi refuses a list of both kinds with
+/// `Invalid key 0`, as parsing does here).
+#[test]
+fn sort_objects_keep_their_shared_joins() {
+    let model = model();
+    let authors = model.by_uid("api::author.author").unwrap().id;
+    let config = QueryConfig::default();
+    let all = Permissions::all(model);
+    let raw = "sort[0][articles][author][name]=desc&sort[0][articles][title]=asc\
+               &sort[0][name]=asc&sort[1][articles][views]=desc";
+    let q = parse_query(raw, model, authors, &all, &config).unwrap();
+    let shared: Vec<usize> = q.sort.iter().map(|k| k.shared_hops).collect();
+    assert_eq!(shared, [0, 1, 0, 0]);
+    let printed = print(&q, model);
+    assert_eq!(parse_query(&printed, model, authors, &all, &config), Ok(q));
+    assert!(
+        printed.contains("sort[0][articles][author][name]=desc"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("sort[2][articles][views]=desc"),
+        "{printed}"
+    );
+    // The same keys as strings join each relation on its own.
+    let apart = parse_query(
+        "sort[0]=articles.author.name:desc&sort[1]=articles.title",
+        model,
+        authors,
+        &all,
+        &config,
+    )
+    .unwrap();
+    assert!(apart.sort.iter().all(|k| k.shared_hops == 0));
+    let mixed = parse_query(
+        "sort[0]=bio:desc&sort[1][name]=asc",
+        model,
+        authors,
+        &all,
+        &config,
+    );
+    assert!(mixed.is_err());
 }
 
 // ----------------------------------------------------------------------------------- goldens

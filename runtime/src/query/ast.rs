@@ -446,6 +446,24 @@ pub struct SortKey {
     pub field: FieldRef,
     /// The direction.
     pub direction: Direction,
+    /// How many leading hops of `path` go through the same joined rows as the key before
+    /// (0: rows of its own). Strapi joins a relation once per sort object, so the keys of
+    /// `sort[articles][title]=asc&sort[articles][views]=desc` read one row of `articles`
+    /// per root row, the first by both keys, where `sort=articles.title,articles.views:desc`
+    /// joins `articles` twice and reads each key's first value on its own.
+    pub shared_hops: usize,
+}
+
+impl SortKey {
+    /// A key with joined rows of its own.
+    pub fn new(path: Vec<(AttrId, SchemaId)>, field: FieldRef, direction: Direction) -> SortKey {
+        SortKey {
+            path,
+            field,
+            direction,
+            shared_hops: 0,
+        }
+    }
 }
 
 /// Sort direction.

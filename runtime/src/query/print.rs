@@ -813,14 +813,45 @@ impl Printer<'_> {
         }
     }
 
-    /// `sort` as an indexed list of `path.to.field:asc|desc`.
+    /// `sort` as an indexed list of `path.to.field:asc|desc`; keys that share joined rows
+    /// ([`SortKey::shared_hops`]) as one object of the list, which is how they were given.
     fn sort(&self, schema: &Schema, keys: &[SortKey]) -> Node {
-        let items: Vec<String> = keys.iter().map(|k| self.sort_key(schema, k)).collect();
-        // qs turns lists of more than 100 entries into objects; one comma list reads the same.
-        if items.len() > 100 {
-            return Node::Str(items.join(","));
+        let runs: Vec<&[SortKey]> = keys.chunk_by(|_, next| next.shared_hops > 0).collect();
+        if runs.iter().all(|r| r.len() == 1) {
+            let items: Vec<String> = keys.iter().map(|k| self.sort_key(schema, k)).collect();
+            // qs turns lists of more than 100 entries into objects; one comma list reads
+            // the same.
+            if items.len() > 100 {
+                return Node::Str(items.join(","));
+            }
+            return Node::List(items.into_iter().map(Node::Str).collect());
         }
-        Node::List(items.into_iter().map(Node::Str).collect())
+        // Strapi takes a list of strings or a list of objects, not both.
+        Node::List(
+            runs.into_iter()
+                .map(|run| self.sort_object(schema, run))
+                .collect(),
+        )
+    }
+
+    /// Keys sharing joined rows as one sort object: `{articles: {title: "asc", …}}`.
+    fn sort_object(&self, schema: &Schema, keys: &[SortKey]) -> Node {
+        let mut root: Vec<(String, Node)> = Vec::new();
+        for key in keys {
+            let mut names = Vec::with_capacity(key.path.len() + 1);
+            let mut cur = schema;
+            for (attr, target) in &key.path {
+                names.push(attr_name(cur, *attr).to_string());
+                cur = self.model.schema(*target);
+            }
+            names.push(field_name(cur, key.field).to_string());
+            let direction = match key.direction {
+                Direction::Asc => "asc",
+                Direction::Desc => "desc",
+            };
+            insert_sort_leaf(&mut root, &names, direction);
+        }
+        Node::Map(root)
     }
 
     fn sort_key(&self, schema: &Schema, key: &SortKey) -> String {
@@ -837,6 +868,28 @@ impl Printer<'_> {
             Direction::Desc => ":desc",
         });
         out
+    }
+}
+
+/// Puts `direction` at `names` (relations, then the field) in a sort object, under the
+/// entries already there for the same relations.
+fn insert_sort_leaf(level: &mut Vec<(String, Node)>, names: &[String], direction: &str) {
+    let [name, rest @ ..] = names else {
+        return;
+    };
+    if rest.is_empty() {
+        level.push((name.clone(), Node::text(direction)));
+        return;
+    }
+    let at = match level.iter().position(|(n, _)| n == name) {
+        Some(i) => i,
+        None => {
+            level.push((name.clone(), Node::Map(Vec::new())));
+            level.len() - 1
+        }
+    };
+    if let Node::Map(next) = &mut level[at].1 {
+        insert_sort_leaf(next, rest, direction);
     }
 }
 

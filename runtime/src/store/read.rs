@@ -273,10 +273,13 @@ impl<'a> Reader<'a> {
         // Descending only: SQLite sorts entries without a related value last there, so
         // the groups of values come first; ascending they come first, and finding them
         // means probing every row (the one statement does that anyway).
+        // A second key that shares the first's joined rows is read from the same related
+        // row, which a group of the first key's value alone does not find.
         let sorts_through_path = query
             .sort
             .first()
-            .is_some_and(|k| !k.path.is_empty() && k.direction == Direction::Desc);
+            .is_some_and(|k| !k.path.is_empty() && k.direction == Direction::Desc)
+            && query.sort.get(1).is_none_or(|k| k.shared_hops == 0);
         let rows = if RelatedPlan::matters(query) || sorts_through_path {
             Some(self.size_estimate(schema)?)
         } else {

@@ -1071,11 +1071,7 @@ impl<R> fmt::Debug for Sort<R> {
 impl<R> Sort<R> {
     fn new(path: Vec<(AttrId, SchemaId)>, field: FieldRef, direction: Direction) -> Self {
         Sort {
-            key: SortKey {
-                path,
-                field,
-                direction,
-            },
+            key: SortKey::new(path, field, direction),
             _root: PhantomData,
         }
     }

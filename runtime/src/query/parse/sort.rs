@@ -45,15 +45,30 @@ impl Parser<'_> {
                 Ok(())
             }
             QsValue::Array(items) => {
+                // Strapi's sort traversal walks a list of strings or a list of objects item
+                // by item; a list of both is walked as an object, whose first key, `0`,
+                // names no field.
+                let strings = items.iter().all(|i| matches!(i, QsValue::String(_)));
+                let objects = items.iter().all(|i| matches!(i, QsValue::Object(_)));
+                let meaningful = items.iter().any(|i| !matches!(i, QsValue::Null));
+                if meaningful && !strings && !objects {
+                    return Err(QueryError::invalid_key(
+                        "0",
+                        Path::default().get(),
+                        param.clone(),
+                    ));
+                }
                 for item in items {
                     self.sort_value(schema, item, param, check, out)?;
                 }
                 Ok(())
             }
             QsValue::Object(map) => {
+                let first = out.len();
                 for (key, val) in map {
                     self.sort_nested(schema, &[], key, val, param, check, out)?;
                 }
+                share_joins(&mut out[first..]);
                 Ok(())
             }
         }
@@ -107,21 +122,13 @@ impl Parser<'_> {
             let last = i + 1 == segments.len();
             match self.name(cur, seg, &path, param)? {
                 Name::Field(field) if last => {
-                    return Ok(SortKey {
-                        path: steps,
-                        field,
-                        direction,
-                    });
+                    return Ok(SortKey::new(steps, field, direction));
                 }
                 Name::Attr(attr) => {
                     let target = self.follow(attr, &path, param, check)?;
                     match (target, last) {
                         (None, true) => {
-                            return Ok(SortKey {
-                                path: steps,
-                                field: FieldRef::Attr(attr.id),
-                                direction,
-                            });
+                            return Ok(SortKey::new(steps, FieldRef::Attr(attr.id), direction));
                         }
                         (Some(t), false) => {
                             steps.push((attr.id, t));
@@ -161,5 +168,22 @@ fn direction(d: Option<&str>) -> Result<Direction, QueryError> {
         Some(_) => Err(QueryError::Invalid(
             "Invalid order. order can only be one of asc|desc|ASC|DESC".into(),
         )),
+    }
+}
+
+/// The keys of one sort object go through the same joined rows where their paths start
+/// alike: Strapi's `processOrderBy` joins each relation of the object once, and the
+/// object's keys under it read that join. Object keys are unique, so two keys of one
+/// object with the same leading relations are under the same nested object.
+fn share_joins(keys: &mut [SortKey]) {
+    for i in 1..keys.len() {
+        let (before, after) = keys.split_at_mut(i);
+        let (prev, key) = (&before[i - 1], &mut after[0]);
+        key.shared_hops = prev
+            .path
+            .iter()
+            .zip(&key.path)
+            .take_while(|(a, b)| a.0 == b.0)
+            .count();
     }
 }

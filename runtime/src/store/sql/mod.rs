@@ -311,16 +311,28 @@ fn has_related(c: &Conjunction) -> bool {
 struct Hop {
     /// FROM clause table of the related rows (and its alias).
     table: String,
-    /// The join table, if any, with its alias.
-    join: Option<(String, String)>,
+    /// The join table (a link, `_cmps` or media table), with its alias.
+    join: (String, String),
     /// The join-table column that holds the parent row's id.
     parent_key: Expr,
-    /// The other conditions of the join (join table to related rows, field, type).
-    link: Vec<Expr>,
+    /// Conditions on the join table's row alone (which field, which owner type).
+    join_on: Vec<Expr>,
+    /// The join table's row to its related row.
+    target_on: Expr,
     /// Alias of the related rows.
     alias: String,
     /// Schema of the related rows.
     schema: SchemaId,
+}
+
+impl Hop {
+    /// Every condition that ties the join table's rows to the related rows.
+    fn link(&self) -> impl Iterator<Item = Expr> + '_ {
+        self.join_on
+            .iter()
+            .cloned()
+            .chain(std::iter::once(self.target_on.clone()))
+    }
 }
 
 /// The root rows whose value for a sort key through a path is `value` (NULL: `None`),
@@ -742,11 +754,10 @@ impl<'a> Builder<'a> {
         };
         let mut s = Sql::select();
         s.from_as(Alias::new(&hop.table), Alias::new(&hop.alias));
-        if let Some((jt, ja)) = &hop.join {
-            // The join table drives the link; the related table is joined to it.
-            s.from_as(Alias::new(jt), Alias::new(ja));
-        }
-        for l in hop.link {
+        // The join table drives the link; the related table is joined to it.
+        let (jt, ja) = &hop.join;
+        s.from_as(Alias::new(jt), Alias::new(ja));
+        for l in hop.link() {
             s.and_where(l);
         }
         if let Some((target, f, negated)) = filter {
@@ -795,9 +806,10 @@ impl<'a> Builder<'a> {
                 };
                 Some(Hop {
                     table: ts.layout.table.clone(),
-                    join: Some((lt.table.clone(), j.clone())),
+                    join: (lt.table.clone(), j.clone()),
                     parent_key: col(&j, parent_col),
-                    link: vec![col(&j, target_col).equals((Alias::new(&t), Alias::new("id")))],
+                    join_on: Vec::new(),
+                    target_on: col(&j, target_col).equals((Alias::new(&t), Alias::new("id"))),
                     alias: t,
                     schema: target,
                 })
@@ -808,13 +820,13 @@ impl<'a> Builder<'a> {
                 let (t, j) = (self.alias(), self.alias());
                 Some(Hop {
                     table: cs.layout.table.clone(),
-                    join: Some((cmps, j.clone())),
+                    join: (cmps, j.clone()),
                     parent_key: col(&j, "entity_id"),
-                    link: vec![
+                    join_on: vec![
                         col(&j, "field").eq(a.name.clone()),
                         col(&j, "component_type").eq(cs.uid.to_string()),
-                        col(&j, "cmp_id").equals((Alias::new(&t), Alias::new("id"))),
                     ],
+                    target_on: col(&j, "cmp_id").equals((Alias::new(&t), Alias::new("id"))),
                     alias: t,
                     schema: c.component,
                 })
@@ -825,13 +837,14 @@ impl<'a> Builder<'a> {
                 let (t, j) = (self.alias(), self.alias());
                 Some(Hop {
                     table: file.layout.table.clone(),
-                    join: Some((mph.table.clone(), j.clone())),
+                    join: (mph.table.clone(), j.clone()),
                     parent_key: col(&j, &mph.id_column),
-                    link: vec![
+                    join_on: vec![
                         col(&j, &mph.type_column).eq(schema.uid.to_string()),
                         col(&j, "field").eq(a.name.clone()),
-                        col(&j, &mph.owner_column).equals((Alias::new(&t), Alias::new("id"))),
                     ],
+                    target_on: col(&j, &mph.owner_column)
+                        .equals((Alias::new(&t), Alias::new("id"))),
                     alias: t,
                     schema: file.id,
                 })
@@ -1030,13 +1043,12 @@ impl<'a> Builder<'a> {
         tie_breaker: bool,
     ) -> Vec<(Expr, Order)> {
         let mut out = Vec::new();
-        for key in sort {
-            let order = match key.direction {
-                Direction::Asc => Order::Asc,
-                Direction::Desc => Order::Desc,
-            };
-            if let Some(e) = self.sort_expr(schema, key, alias) {
-                out.push((e, order));
+        // Each run: a key with the keys after it that share its joined rows.
+        for run in sort.chunk_by(|_, next| next.shared_hops > 0) {
+            for (i, key) in run.iter().enumerate() {
+                if let Some(e) = self.sort_expr(schema, run, i, alias) {
+                    out.push((e, order_of(key)));
+                }
             }
         }
         let last_is_id = sort
@@ -1048,18 +1060,37 @@ impl<'a> Builder<'a> {
         out
     }
 
-    /// The value a sort key orders by: the column itself, or for a path through relations,
-    /// components or media a correlated sub-select of the smallest (ascending) or largest
-    /// (descending) related value, so to-many paths never duplicate rows.
-    fn sort_expr(&mut self, schema: &Schema, key: &SortKey, alias: &str) -> Option<Expr> {
+    /// The value key `which` of `run` orders by: its column, or for a path through
+    /// relations, components or media a correlated sub-select of its value in the first
+    /// related row in the sort's order, so to-many paths never duplicate rows. `run` is
+    /// the key with the keys that share its joined rows ([`SortKey::shared_hops`]): the
+    /// first row is the first by all of them.
+    ///
+    /// That first row is Strapi's: its deep sort (`wrapWithDeepSort` in
+    /// `@strapi/database`) numbers each root row's joined rows by the sort
+    /// (`row_number() OVER (PARTITION BY id ORDER BY …)`, which knex writes without a
+    /// NULLS clause) and keeps the first. So the database's own NULL order decides, as it
+    /// does here: where NULL sorts first (SQLite and MySQL ascending, PostgreSQL
+    /// descending), a root row with a NULL value among its related rows, or a dead end
+    /// on the path, sorts as NULL; elsewhere NULLs are passed over, as `MIN`/`MAX` would.
+    /// Keys joined on their own (the usual `sort=a.x,a.y`) each read their own first row.
+    fn sort_expr(
+        &mut self,
+        schema: &Schema,
+        run: &[SortKey],
+        which: usize,
+        alias: &str,
+    ) -> Option<Expr> {
+        let key = run.get(which)?;
         if key.path.is_empty() {
             return self.field_column(schema, key.field).map(|c| col(alias, &c));
         }
-        let (mut s, c) = self.sort_path(schema, key, alias)?;
-        s.expr(match key.direction {
-            Direction::Asc => Func::min(c),
-            Direction::Desc => Func::max(c),
-        });
+        let (mut s, columns, _) = self.sort_rows(schema, run, Some(alias))?;
+        s.expr(columns.get(which)?.clone());
+        for (c, k) in columns.into_iter().zip(run) {
+            s.order_by_expr(c, order_of(k));
+        }
+        s.limit(1);
         Some(Expr::SubQuery(None, Box::new(s.into())))
     }
 
@@ -1083,30 +1114,82 @@ impl<'a> Builder<'a> {
         key: &SortKey,
         alias: Option<&str>,
     ) -> Option<(SelectStatement, Expr, Option<Expr>)> {
+        let alone = SortKey {
+            shared_hops: 0,
+            ..key.clone()
+        };
+        let (s, mut columns, root_key) =
+            self.sort_rows(schema, std::slice::from_ref(&alone), alias)?;
+        Some((s, columns.pop()?, root_key))
+    }
+
+    /// The joined rows of the keys of `run` (each after the first shares its leading
+    /// hops with the one before), reached from the root row `alias`, and each key's
+    /// column. With no root alias, the rows are not tied to a root row and the first
+    /// hop's key of the root row is returned too (to select it). Every key of `run` has
+    /// a path, and all of them start with the same hop.
+    ///
+    /// The rows are Strapi's: its deep sort `LEFT JOIN`s each hop, so a link row without
+    /// its related row, or a related row without rows at the next hop, is a row whose
+    /// value is NULL. The first hop's link rows are the statement's own (a root row
+    /// without any has no row here, which a scalar sub-select reads as NULL too).
+    fn sort_rows(
+        &mut self,
+        schema: &Schema,
+        run: &[SortKey],
+        alias: Option<&str>,
+    ) -> Option<(SelectStatement, Vec<Expr>, Option<Expr>)> {
         let mut s = Sql::select();
-        let mut cur_schema = schema;
-        let mut cur_alias = alias.map(str::to_string);
         let mut root_key = None;
-        for (attr, _) in &key.path {
-            let hop = self.hop(cur_schema, *attr)?;
-            s.from_as(Alias::new(&hop.table), Alias::new(&hop.alias));
-            if let Some((jt, ja)) = &hop.join {
-                s.from_as(Alias::new(jt), Alias::new(ja));
-            }
-            match &cur_alias {
-                Some(a) => {
-                    s.and_where(hop.parent_key.eq(col(a, "id")));
+        let mut columns = Vec::with_capacity(run.len());
+        // The related rows' alias and schema at each hop of the key before.
+        let mut hops: Vec<(String, SchemaId)> = Vec::new();
+        for (i, key) in run.iter().enumerate() {
+            let shared = if i == 0 { 0 } else { key.shared_hops };
+            hops.truncate(shared.min(key.path.len()));
+            for (attr, _) in &key.path[hops.len()..] {
+                let parent = match hops.last() {
+                    Some((_, sid)) => self.schema(*sid),
+                    None => schema,
+                };
+                let hop = self.hop(parent, *attr)?;
+                let (jt, ja) = (Alias::new(&hop.join.0), Alias::new(&hop.join.1));
+                match hops.last() {
+                    None if i == 0 => {
+                        s.from_as(jt, ja);
+                        for c in hop.join_on {
+                            s.and_where(c);
+                        }
+                        match alias {
+                            Some(a) => {
+                                s.and_where(hop.parent_key.eq(col(a, "id")));
+                            }
+                            None => root_key = Some(hop.parent_key),
+                        }
+                    }
+                    // A key of the run that shares no hop: not a run's key.
+                    None => return None,
+                    Some((p, _)) => {
+                        let on = hop
+                            .join_on
+                            .into_iter()
+                            .fold(hop.parent_key.eq(col(p, "id")), ExprTrait::and);
+                        s.join_as(sea_query::JoinType::LeftJoin, jt, ja, on);
+                    }
                 }
-                None => root_key = Some(hop.parent_key),
+                s.join_as(
+                    sea_query::JoinType::LeftJoin,
+                    Alias::new(&hop.table),
+                    Alias::new(&hop.alias),
+                    hop.target_on,
+                );
+                hops.push((hop.alias, hop.schema));
             }
-            for l in hop.link {
-                s.and_where(l);
-            }
-            cur_alias = Some(hop.alias);
-            cur_schema = self.schema(hop.schema);
+            let (leaf, sid) = hops.last()?;
+            let column = self.field_column(self.schema(*sid), key.field)?;
+            columns.push(col(leaf, &column));
         }
-        let column = self.field_column(cur_schema, key.field)?;
-        Some((s, col(cur_alias.as_deref()?, &column), root_key))
+        Some((s, columns, root_key))
     }
 
     /// The distinct non-null values a sort key through a path can take, in its order:
@@ -1184,6 +1267,14 @@ impl<'a> Builder<'a> {
             }
         };
         Some(has.and(Expr::exists(past).not()))
+    }
+}
+
+/// The SQL order of a sort key's direction.
+fn order_of(key: &SortKey) -> Order {
+    match key.direction {
+        Direction::Asc => Order::Asc,
+        Direction::Desc => Order::Desc,
     }
 }
 
