@@ -31,6 +31,9 @@
 //!   and sort objects whose keys share a relation's join (`sort[articles][title]=…`); the
 //!   same requests are recorded on PostgreSQL and MariaDB (`pg/`, `mysql/deep-sorts.json`),
 //!   where NULLs sort elsewhere.
+//! * `found-by-fuzzing.json`: requests of `found-by-fuzzing.txt` that `tools/fuzz_reads.py`
+//!   found strata answering otherwise: `count` on `localizations`, which Strapi ignores
+//!   (it populates with the other options).
 //! * `sorted-joins.json`: the requests of `sorted-joins.txt`, whose sort columns lead
 //!   each entry's keys where Strapi's statement joins another table (a filter through a
 //!   relation, component or media; a populated relation, component or media), even when
@@ -62,6 +65,7 @@ fn every_recorded_answer_of_the_default_configuration() {
         ("search.json", 17),
         ("reads-more.json", 100),
         ("deep-sorts.json", 39),
+        ("found-by-fuzzing.json", 6),
     ] {
         let (f, n) = replay(addr, file);
         assert_eq!(n, expected, "{file}");

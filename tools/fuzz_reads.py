@@ -287,6 +287,118 @@ class Gen:
         return f"/api/{PLURAL[t]}?" + "&".join(f"{k}={escape(v)}" for k, v in q)
 
 
+# ------------------------------------------------------------------------------------ GraphQL
+
+GQL_SCALARS = {
+    "article": ["title", "slug", "description", "views", "wordCount", "rating", "price", "featured",
+                "publishDate", "eventAt", "startTime", "kind", "contactEmail", "createdAt", "updatedAt",
+                "publishedAt", "locale", "metadata", "body", "content"],
+    "author": ["name", "email", "bio", "createdAt"],
+    "category": ["name", "slug", "publishedAt"],
+    "tag": ["name"],
+}
+# field -> (target type or None for a fixed selection, list?)
+GQL_RELATIONS = {
+    "article": {"author": ("author", False), "category": ("category", False), "tags": ("tag", True),
+                "localizations": ("article", True), "cover": (None, "{ name url width }"),
+                "gallery": (None, "{ name mime }"), "seo": (None, "{ metaTitle social { network url } shareImage { name } }"),
+                "faq": (None, "{ question answer }"),
+                "blocks": (None, "{ __typename ... on ComponentSharedQuote { title body author { name } } "
+                                 "... on ComponentSharedRichText { body } ... on ComponentSharedSlider { files { name } } }")},
+    "author": {"articles": ("article", True), "mentor": ("author", False), "avatar": (None, "{ name }")},
+    "category": {"articles": ("article", True), "parent": ("category", False), "children": ("category", True)},
+    "tag": {"articles": ("article", True)},
+}
+GQL_ROOT = {"article": "articles", "author": "authors", "category": "categories", "tag": "tags"}
+
+
+def gql_literal(ty, v):
+    kind = KIND.get(ty, "string")
+    if kind == "number":
+        try:
+            x = float(v)
+        except ValueError:
+            return json.dumps(v)
+        return str(int(x)) if ty in ("integer", "biginteger") and x == int(x) else repr(x)
+    if kind == "boolean":
+        return "true" if v in ("true", "1", "True") else "false"
+    return json.dumps(v)
+
+
+class GqlGen(Gen):
+    def gfilter(self, t, depth=0):
+        r = self.r
+        x = r.random()
+        if depth < 2 and x < 0.2:
+            op = r.choice(["and", "or"])
+            return f"{op}: [" + ", ".join("{" + self.gfilter(t, depth + 1) + "}" for _ in range(r.randint(1, 3))) + "]"
+        if depth < 2 and x < 0.27:
+            return "not: {" + self.gfilter(t, depth + 1) + "}"
+        if depth < 2 and x < 0.45 and RELATIONS.get(t):
+            rel, target = r.choice(list(RELATIONS[t].items()))
+            return f"{rel}: {{" + self.gfilter(target, depth + 1) + "}"
+        f = r.choice([f for f in SCALARS[t] if f != "id"])
+        ty = SCALARS[t][f]
+        kind = KIND[ty]
+        op = r.choice(OPS[kind]).lstrip("$")
+        if op in ("null", "notNull"):
+            return f"{f}: {{{op}: {r.choice(['true', 'false'])}}}"
+        if op in ("in", "notIn", "between"):
+            n = 2 if op == "between" else r.randint(1, 3)
+            vals = [gql_literal(ty, self.values.pick(r, t, f)) for _ in range(n)]
+            return f"{f}: {{{op}: [{', '.join(vals)}]}}"
+        return f"{f}: {{{op}: {gql_literal(ty, self.values.pick(r, t, f))}}}"
+
+    def gsort(self, t):
+        fields = [f for f in GQL_SCALARS[t] if f not in ("metadata", "content")]
+        keys = [f"{self.r.choice(fields)}{self.r.choice(['', ':asc', ':desc'])}" for _ in range(self.r.randint(1, 2))]
+        return "[" + ", ".join(json.dumps(k) for k in keys) + "]"
+
+    def gpagination(self):
+        r = self.r
+        if r.random() < 0.5:
+            return f"{{page: {r.randint(1, 3)}, pageSize: {r.randint(1, 10)}}}"
+        return f"{{start: {r.randint(0, 10)}, limit: {r.randint(1, 10)}}}"
+
+    def gargs(self, t, root):
+        r = self.r
+        args = []
+        if r.random() < 0.6:
+            args.append("filters: {" + self.gfilter(t) + "}")
+        if r.random() < 0.5:
+            args.append("sort: " + self.gsort(t))
+        if r.random() < 0.3:
+            args.append("pagination: " + self.gpagination())
+        if root and t in ("article", "category") and r.random() < 0.3:
+            args.append(f"status: {r.choice(['DRAFT', 'PUBLISHED'])}")
+        if root and t == "article" and r.random() < 0.3:
+            args.append(f"locale: {json.dumps(r.choice(['en', 'fr', 'de', 'es']))}")
+        return "(" + ", ".join(args) + ")" if args else ""
+
+    def gselection(self, t, depth):
+        r = self.r
+        parts = ["documentId"] + r.sample(GQL_SCALARS[t], r.randint(1, min(5, len(GQL_SCALARS[t]))))
+        if depth < 2:
+            for rel in r.sample(list(GQL_RELATIONS[t]), r.randint(0, min(3, len(GQL_RELATIONS[t])))):
+                target, shape = GQL_RELATIONS[t][rel]
+                if target is None:
+                    parts.append(f"{rel} {shape}")
+                elif shape:  # a list: arguments allowed
+                    parts.append(f"{rel}{self.gargs(target, False)} {{ {self.gselection(target, depth + 1)} }}")
+                else:
+                    parts.append(f"{rel} {{ {self.gselection(target, depth + 1)} }}")
+        return " ".join(parts)
+
+    def graphql(self):
+        r = self.r
+        t = r.choices(list(GQL_ROOT), weights=[6, 2, 2, 1])[0]
+        root = GQL_ROOT[t]
+        if r.random() < 0.3:
+            return (f"{{ {root}_connection{self.gargs(t, True)} {{ nodes {{ {self.gselection(t, 0)} }} "
+                    f"pageInfo {{ total page pageSize pageCount }} }} }}")
+        return f"{{ {root}{self.gargs(t, True)} {{ {self.gselection(t, 0)} }} }}"
+
+
 # ------------------------------------------------------------------------------------ running
 
 def escape(v):
@@ -313,6 +425,21 @@ def get(port, path, auth):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     headers = {"Authorization": auth} if auth else {}
     c.request("GET", path, headers=headers)
+    r = c.getresponse()
+    body = r.read()
+    c.close()
+    try:
+        return r.status, json.loads(body) if body else None
+    except ValueError:
+        return r.status, body.decode("utf-8", "replace")
+
+
+def post_graphql(port, query, auth):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Content-Type": "application/json"}
+    if auth:
+        headers["Authorization"] = auth
+    c.request("POST", "/graphql", body=json.dumps({"query": query}), headers=headers)
     r = c.getresponse()
     body = r.read()
     c.close()
@@ -357,7 +484,11 @@ def first_difference(a, b, path=""):
 
 class Strata:
     def __init__(self, binary, db, port, log):
-        env = dict(os.environ, STRATA_LOG="warn", API_TOKEN_SALT=af.SALT, STRATA_ANSWER_CACHE_MB="0")
+        config = os.path.join(os.path.dirname(log), "strata.toml")
+        with open(config, "w") as f:
+            f.write("[api.graphql]\nenabled = true\n")
+        env = dict(os.environ, STRATA_LOG="warn", API_TOKEN_SALT=af.SALT, STRATA_ANSWER_CACHE_MB="0",
+                   STRATA_CONFIG=config)
         self.proc = subprocess.Popen(
             [binary, "serve", "--schemas", os.path.join(ROOT, "tests/fixtures/blog/schemas"),
              "--database", db, "--port", str(port)],
@@ -382,6 +513,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--oracle", default="/work/oracle")
     ap.add_argument("--out")
+    ap.add_argument("--graphql", action="store_true", help="random GraphQL queries instead of REST reads")
     ap.add_argument("--lines", help="send these requests (a file of queries.txt lines) instead of random ones")
     ap.add_argument("--show", action="store_true", help="print both answers of a differing request")
     ap.add_argument("--record", help="write Strapi's answers to the requests sent here, as tests/oracle_edges.rs replays them")
@@ -434,16 +566,20 @@ def main():
     try:
         strapi.start()
         strata = Strata(args.strata, strata_url, args.strata_port, os.path.join(work, "strata.log"))
-        gen = Gen(random.Random(args.seed), Values(BLOG_DB))
+        gen = GqlGen(random.Random(args.seed), Values(BLOG_DB))
         auth = "Bearer " + rw.token_key(200) if args.auth == "full" else None
         lines = None
         if args.lines:
             lines = [x for x in open(args.lines).read().splitlines() if x and not x.startswith("#")]
         for n in range(len(lines) if lines else args.count):
-            line = lines[n] if lines else gen.request()
-            path = encode(line)
-            a = get(args.strapi_port, path, auth)
-            b = get(args.strata_port, path, auth)
+            line = lines[n] if lines else (gen.graphql() if args.graphql else gen.request())
+            if args.graphql:
+                a = post_graphql(args.strapi_port, line, auth)
+                b = post_graphql(args.strata_port, line, auth)
+            else:
+                path = encode(line)
+                a = get(args.strapi_port, path, auth)
+                b = get(args.strata_port, path, auth)
             recorded.append({"n": n + 1, "line": line, "request": f"GET {line}", "status": a[0], "body": a[1]})
             if a[0] != b[0]:
                 d = f"status {a[0]} vs {b[0]}: {json.dumps(a[1])[:300]} / {json.dumps(b[1])[:300]}"

@@ -313,12 +313,14 @@ impl Parser<'_> {
         let Some(target) = target else { return Ok(()) };
         let here = path.join(key);
         let is_zone = matches!(attr.map(|a| &a.kind), Some(AttributeKind::DynamicZone(_)));
-        // `count` counts related rows and components (single or repeatable); on media
-        // Strapi ignores it and populates.
+        // `count` counts related rows and components (single or repeatable). On media and
+        // on `localizations` Strapi ignores it and populates with the other options:
+        // `localizations` is a join column (`document_id`), and `@strapi/database`'s
+        // populate of a join column has no count.
         let countable = matches!(
             attr.map(|a| &a.kind),
             Some(AttributeKind::Relation(_) | AttributeKind::Component(_))
-        ) || pkey == PopulateKey::Localizations;
+        );
         if is_zone {
             return self.populate_zone(schema, attr, pkey, val, &here, depth, tree);
         }
