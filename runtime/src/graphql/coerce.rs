@@ -11,7 +11,15 @@
 //! `"6"` apart (`write/relations_store.rs`), so a file named by an `ID` argument and again
 //! by a number inside a zone item's JSON is one relation that "does not exist".
 //!
-//! Where the `ID`s and `Long`s can be is read once from the schema's input types
+//! And one thing Strapi does to `DateTime`s that is not coercion but comes of it:
+//! graphql-scalars' `DateTime` hands on a JavaScript `Date`, and Strapi's filter traversal
+//! drops every item of a list that is an empty object, which a `Date` is to lodash's
+//! `isEmpty`. So a list of `DateTime`s (`in`, `notIn`, `between` of a date-time field's
+//! filter) reaches the query empty, and the condition is no condition (the plugin's
+//! GraphQL answers every row to `publishedAt: {between: […]}`; a `DateTime` alone, as
+//! `eq` takes it, is kept). Here such a list is emptied.
+//!
+//! Where the `ID`s, `Long`s and `DateTime`s can be is read once from the schema's input types
 //! ([`Coercions::new`]); the walk then follows the value given, which is finite, so
 //! recursive input types (a filter's `and`) need no limit.
 
@@ -28,6 +36,8 @@ enum Coercion {
     Id,
     /// A `Long`.
     Long,
+    /// A `DateTime`: kept alone, dropped from a list (see the module's doc).
+    DateTime,
     /// A list of (or one value coerced to a list of) the inner plan.
     List(Box<Coercion>),
     /// An input object of this type.
@@ -73,8 +83,18 @@ impl Coercions {
         }
     }
 
+    /// Coerces a `filters` argument `value` of input type `input` (`TagFiltersInput`), as
+    /// [`Coercions::coerce_arguments`] coerces a root field's arguments.
+    pub fn coerce_filters(&self, input: &str, value: &mut Value) {
+        self.coerce(&Coercion::Input(input.to_owned()), value);
+    }
+
     fn coerce(&self, plan: &Coercion, value: &mut Value) {
         match (plan, value) {
+            // Strapi's filter traversal drops each `Date` from a list; null stays null.
+            (Coercion::List(inner), value) if **inner == Coercion::DateTime && !value.is_null() => {
+                *value = Value::Array(Vec::new());
+            }
             (Coercion::Id, value @ Value::Number(_)) => {
                 let text = value.to_string();
                 *value = Value::String(text);
@@ -127,6 +147,7 @@ fn plan(ty: &Ty, is_input: &dyn Fn(&str) -> bool) -> Option<Coercion> {
         Ty::List(inner) => Some(Coercion::List(Box::new(plan(inner, is_input)?))),
         Ty::Named(name) if name == "ID" => Some(Coercion::Id),
         Ty::Named(name) if name == "Long" => Some(Coercion::Long),
+        Ty::Named(name) if name == "DateTime" => Some(Coercion::DateTime),
         Ty::Named(name) => is_input(name).then(|| Coercion::Input(name.clone())),
     }
 }
@@ -177,6 +198,46 @@ mod tests {
                 "cover": "6", "gallery": ["3", "4"], "seo": {"id": "2", "title": "t"},
                 "blocks": [{"file": 6}], "and": [{"cover": "1", "and": [{"gallery": "5"}]}]
             }})
+        );
+    }
+
+    #[test]
+    fn a_list_of_date_times_is_emptied_and_a_date_time_alone_kept() {
+        let mut reg = registry();
+        reg.add(
+            "DateTimeFilterInput",
+            None,
+            Kind::Input(vec![
+                InputDef::new("eq", Ty::named("DateTime")),
+                InputDef::new("in", Ty::list("DateTime")),
+                InputDef::new("between", Ty::list("DateTime")),
+                InputDef::new("notIn", Ty::list("DateTime")),
+            ]),
+        );
+        reg.add(
+            "ArticleFiltersInput",
+            None,
+            Kind::Input(vec![
+                InputDef::new("eventAt", Ty::named("DateTimeFilterInput")),
+                InputDef::new("title", Ty::named("StringFilterInput")),
+                InputDef::new("or", Ty::list("ArticleFiltersInput")),
+            ]),
+        );
+        let plans = Coercions::new(&reg);
+        let at = "2024-02-29T12:00:00.000Z";
+        let mut filters = json!({
+            "eventAt": {"eq": at, "in": [at, at], "between": at, "notIn": null},
+            "title": {"in": [at]},
+            "or": [{"eventAt": {"notIn": [at]}}]
+        });
+        plans.coerce_filters("ArticleFiltersInput", &mut filters);
+        assert_eq!(
+            filters,
+            json!({
+                "eventAt": {"eq": at, "in": [], "between": [], "notIn": null},
+                "title": {"in": [at]},
+                "or": [{"eventAt": {"notIn": []}}]
+            })
         );
     }
 

@@ -160,6 +160,22 @@ pub struct Loaded {
     pub members: Vec<(String, String)>,
 }
 
+impl Loaded {
+    /// The field's `filters` argument as given (`None` when absent, null or empty),
+    /// coerced as graphql-js and Strapi's traversal leave it ([`Coercions`]).
+    fn filters(
+        &self,
+        ids: &Coercions,
+        given: Option<serde_json::Value>,
+    ) -> Option<serde_json::Value> {
+        let mut given = given?;
+        if let Some(target) = &self.target {
+            ids.coerce_filters(&format!("{target}FiltersInput"), &mut given);
+        }
+        meaningful(given)
+    }
+}
+
 /// Per GraphQL object type, its fields that load a relation, media, component or zone.
 pub type Catalog = HashMap<String, HashMap<String, Loaded>>;
 
@@ -168,6 +184,7 @@ pub type Catalog = HashMap<String, HashMap<String, Loaded>>;
 /// kept under its [`variant_key`], loaded by a pass of its own ([`split_variants`]).
 fn populate_of<'a>(
     catalog: &Catalog,
+    ids: &Coercions,
     type_name: &str,
     selection: impl Iterator<Item = async_graphql::SelectionField<'a>>,
     depth: usize,
@@ -194,7 +211,7 @@ fn populate_of<'a>(
                 .filter(|v| !v.is_null())
         };
         let (filters, sort) = (
-            arg("filters").and_then(meaningful),
+            loaded.filters(ids, arg("filters")),
             arg("sort").and_then(meaningful),
         );
         let below = match &loaded.target {
@@ -208,11 +225,11 @@ fn populate_of<'a>(
                 } else {
                     field.selection_set().collect()
                 };
-                populate_of(catalog, target, children.into_iter(), depth + 1)
+                populate_of(catalog, ids, target, children.into_iter(), depth + 1)
             }
             None => Populate::default(),
         };
-        let on = zone_members(catalog, loaded, field, depth);
+        let on = zone_members(catalog, ids, loaded, field, depth);
         add(
             &mut out,
             &loaded.attr,
@@ -235,6 +252,7 @@ fn populate_of<'a>(
 /// their own fragment asks for, never less.
 fn zone_members(
     catalog: &Catalog,
+    ids: &Coercions,
     loaded: &Loaded,
     field: async_graphql::SelectionField<'_>,
     depth: usize,
@@ -245,7 +263,7 @@ fn zone_members(
     }
     let children: Vec<_> = field.selection_set().collect();
     for (type_name, uid) in &loaded.members {
-        let below = populate_of(catalog, type_name, children.iter().copied(), depth + 1);
+        let below = populate_of(catalog, ids, type_name, children.iter().copied(), depth + 1);
         on.insert(uid.clone(), below);
     }
     if on.values().all(|p| p.0.is_empty()) {
@@ -557,18 +575,18 @@ pub fn build(
     mutation: bool,
     roots: &HashMap<String, RootField>,
     catalog: &Arc<Catalog>,
+    ids: &Arc<Coercions>,
 ) -> Result<Schema, SchemaError> {
     let mut builder = Schema::build("Query", mutation.then_some("Mutation"), None);
-    let ids = Arc::new(Coercions::new(reg));
     for def in reg.types.values() {
         builder = match &def.kind {
             Kind::Scalar { specified_by } => builder.register(scalar(def, specified_by.as_deref())),
             Kind::Object(fields) if def.name == "Query" || def.name == "Mutation" => {
-                builder.register(query_object(reg, def, fields, roots, catalog, &ids))
+                builder.register(query_object(reg, def, fields, roots, catalog, ids))
             }
             Kind::Object(fields) => builder.register(object(def, fields, |f| {
                 let loaded = catalog.get(&def.name).and_then(|c| c.get(&f.name)).cloned();
-                field(f, json_resolver(reg, &def.name, f, loaded))
+                field(f, json_resolver(reg, &def.name, f, loaded, ids.clone()))
             })),
             Kind::Input(fields) => builder.register(input_object(def, fields)),
             Kind::Enum(values) => builder.register(enumeration(def, values)),
@@ -648,7 +666,13 @@ pub(crate) fn shape_of(reg: &Registry, ty: &Ty) -> Shape {
 }
 
 /// A field of object type `parent` read from its parent's JSON value.
-fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Loaded>) -> Resolve {
+fn json_resolver(
+    reg: &Registry,
+    parent: &str,
+    def: &FieldDef,
+    loaded: Option<Loaded>,
+    ids: Arc<Coercions>,
+) -> Resolve {
     let non_null = matches!(def.ty, Ty::NonNull(_));
     // graphql-js's completion of a non-null field that resolved to null (a draft's
     // required attribute): an error at the field, whose parent becomes null.
@@ -657,7 +681,7 @@ fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Lo
         def.name
     )
     .into();
-    let target = loaded.and_then(|l| l.uid);
+    let target = loaded.as_ref().and_then(|l| l.uid.clone());
     let shape = shape_of(reg, &def.ty);
     if shape == Shape::Unserved {
         return unserved(matches!(def.ty, Ty::NonNull(_)));
@@ -688,8 +712,16 @@ fn json_resolver(reg: &Registry, parent: &str, def: &FieldDef, loaded: Option<Lo
                 .and_then(|v| v.as_value().clone().into_json().ok())
                 .and_then(meaningful)
         };
-        let variant =
-            paged.then(|| variant_key(&key, arg("filters").as_ref(), arg("sort").as_ref()));
+        // The same filters as `populate_of` loaded this variant with.
+        let filters = loaded.as_ref().and_then(|l| {
+            l.filters(
+                &ids,
+                ctx.args
+                    .get("filters")
+                    .and_then(|v| v.as_value().clone().into_json().ok()),
+            )
+        });
+        let variant = paged.then(|| variant_key(&key, filters.as_ref(), arg("sort").as_ref()));
         let found = ctx
             .parent_value
             .try_downcast_ref::<serde_json::Value>()
@@ -904,9 +936,9 @@ fn root_resolver(
                 let entry = type_name
                     .strip_suffix("EntityResponseCollection")
                     .unwrap_or(&type_name);
-                populate_of(&catalog, entry, nodes.into_iter(), 0)
+                populate_of(&catalog, &ids, entry, nodes.into_iter(), 0)
             } else {
-                populate_of(&catalog, &type_name, selection.selection_set(), 0)
+                populate_of(&catalog, &ids, &type_name, selection.selection_set(), 0)
             };
             let mut args = serde_json::Map::new();
             for (name, value) in ctx.args.iter() {

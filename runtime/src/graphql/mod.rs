@@ -32,6 +32,7 @@ mod plugins;
 mod project;
 mod scalars;
 
+pub use coerce::Coercions;
 pub use plugins::OPERATORS as FILTER_OPERATORS;
 pub use project::{Plain, PlainQuery};
 mod sdl;
@@ -91,11 +92,17 @@ pub fn registry(model: &Model) -> ir::Registry {
 pub fn schema(model: &Model) -> Result<Schema, GraphqlError> {
     let reg = registry(model);
     let roots = roots(model, &reg);
-    schema_of(&reg, &roots, &std::sync::Arc::new(catalog(model)))
+    let coercions = std::sync::Arc::new(Coercions::new(&reg));
+    schema_of(
+        &reg,
+        &roots,
+        &std::sync::Arc::new(catalog(model)),
+        &coercions,
+    )
 }
 
 /// [`schema`] from its parts, for a caller that keeps them ([`registry`], [`roots`],
-/// [`catalog`] of one model).
+/// [`catalog`] of one model, and the [`Coercions`] of the registry's input types).
 ///
 /// # Errors
 ///
@@ -104,9 +111,10 @@ pub fn schema_of(
     reg: &ir::Registry,
     roots: &HashMap<String, RootField>,
     catalog: &std::sync::Arc<Catalog>,
+    coercions: &std::sync::Arc<Coercions>,
 ) -> Result<Schema, GraphqlError> {
     let mutation = reg.types.contains_key("Mutation");
-    dynamic::build(reg, mutation, roots, catalog).map_err(|e| GraphqlError::Invalid(e.0))
+    dynamic::build(reg, mutation, roots, catalog, coercions).map_err(|e| GraphqlError::Invalid(e.0))
 }
 
 /// Per object type, the fields that load a relation, media, component or zone (what a

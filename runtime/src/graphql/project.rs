@@ -36,6 +36,8 @@ pub struct Plain<'a> {
     pub roots: &'a HashMap<String, RootField>,
     /// The fields that load something (never on the fast path).
     pub catalog: &'a Catalog,
+    /// How the arguments are coerced, as the executor's resolvers coerce them.
+    pub coercions: &'a super::Coercions,
 }
 
 /// A plain read query, planned once (see [`Plain::plan`]): each root field's response key
@@ -212,6 +214,8 @@ impl<'a> Walk<'_, 'a> {
                 None => None,
             };
         }
+        let coercions = self.plain.coercions;
+        coercions.coerce_arguments(&coercions.of_arguments(&def.args), &mut args);
         Some(args)
     }
 

@@ -47,6 +47,9 @@ pub struct GraphqlState {
     /// fast path of plain reads walks with).
     roots: Arc<std::collections::HashMap<String, RootField>>,
     catalog: Arc<graphql::Catalog>,
+    /// How argument values are coerced before they are read (the executor's and the
+    /// fast path's alike).
+    coercions: Arc<graphql::Coercions>,
     /// The documents already parsed (and the requests validated as plain reads).
     documents: graphql::document::Documents,
     /// The texts of Apollo's automatic persisted queries.
@@ -68,13 +71,16 @@ impl GraphqlState {
         let registry = graphql::registry(model);
         let roots = graphql::roots(model, &registry);
         let catalog = Arc::new(graphql::catalog(model));
+        let coercions = Arc::new(graphql::Coercions::new(&registry));
         GraphqlState {
-            schema: graphql::schema_of(&registry, &roots, &catalog).map_err(|e| e.to_string()),
+            schema: graphql::schema_of(&registry, &roots, &catalog, &coercions)
+                .map_err(|e| e.to_string()),
             query,
             view: Arc::new(graphql::view::View::of(model)),
             introspection: Arc::new(graphql::introspect::Introspection::new(&registry)),
             roots: Arc::new(roots),
             catalog,
+            coercions,
             registry: Arc::new(registry),
             documents: graphql::document::Documents::default(),
             persisted: persisted::PersistedQueries::default(),
@@ -514,6 +520,7 @@ async fn run_query(
         registry: gql.registry.clone(),
         roots: gql.roots.clone(),
         catalog: gql.catalog.clone(),
+        coercions: gql.coercions.clone(),
     });
     let document = parsed.clone();
     let prepared_document = introspection.as_ref().map(|p| p.document.clone());
@@ -682,6 +689,7 @@ struct PlainParts {
     registry: Arc<graphql::ir::Registry>,
     roots: Arc<std::collections::HashMap<String, RootField>>,
     catalog: Arc<graphql::Catalog>,
+    coercions: Arc<graphql::Coercions>,
 }
 
 /// A request as the fast path reads it.
@@ -707,6 +715,7 @@ fn plain_answer(
         registry: &parts.registry,
         roots: &parts.roots,
         catalog: &parts.catalog,
+        coercions: &parts.coercions,
     };
     let operation = asked.request.operation_name.as_deref();
     let variables = &asked.request.variables;
@@ -1074,6 +1083,7 @@ mod plain_path {
         let parts = PlainParts {
             roots: Arc::new(graphql::roots(&model, &registry)),
             catalog: Arc::new(graphql::catalog(&model)),
+            coercions: Arc::new(graphql::Coercions::new(&registry)),
             registry: Arc::new(registry),
         };
         let reader: SharedReader = Arc::new(StoreReader {
