@@ -1,6 +1,6 @@
 //! graphql-js's input coercion of `ID` and `Long` values, which async-graphql hands on
-//! as they were given, so a mutation's arguments are coerced here before they become the
-//! write's data:
+//! as they were given, so a field's arguments are coerced here before they are read or
+//! become a write's data:
 //! - an `ID` given as an integer (a literal `6`, or `6` in the variables) reaches the
 //!   resolver as its text, `"6"`;
 //! - a `Long` is what `GraphQLBigInt` parses: `BigInt(String(value))`, so a variable's
