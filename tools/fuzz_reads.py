@@ -483,22 +483,25 @@ def first_difference(a, b, path=""):
 
 
 class Strata:
-    def __init__(self, binary, db, port, log):
+    def __init__(self, binary, db, port, log, schemas=os.path.join(ROOT, "tests/fixtures/blog/schemas")):
         config = os.path.join(os.path.dirname(log), "strata.toml")
         with open(config, "w") as f:
             f.write("[api.graphql]\nenabled = true\n")
         env = dict(os.environ, STRATA_LOG="warn", API_TOKEN_SALT=af.SALT, STRATA_ANSWER_CACHE_MB="0",
                    STRATA_CONFIG=config)
         self.proc = subprocess.Popen(
-            [binary, "serve", "--schemas", os.path.join(ROOT, "tests/fixtures/blog/schemas"),
+            [binary, "serve", "--schemas", schemas,
              "--database", db, "--port", str(port)],
             env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         for _ in range(300):
+            if self.proc.poll() is not None:
+                raise SystemExit(f"strata exited with {self.proc.returncode}; see {log}")
             try:
-                if get(port, "/api/tags", None)[0] in (200, 403):
-                    return
+                get(port, "/_health", None)
+                return
             except OSError:
                 time.sleep(0.1)
+        self.stop()
         raise SystemExit(f"strata did not start; see {log}")
 
     def stop(self):

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Random REST reads on another content model, asked of the real Strapi 5.54 and of strata.
+
+usage:
+  python3 tools/fuzz_model.py --strata BIN [--schemas DIR] [--count N] [--seed S] [--docs N]
+                              [--oracle DIR] [--show]
+
+`--schemas` is a Strapi project's `src` folder (default: tests/fixtures/launchpad/src, the
+LaunchPad demo's schemas). The tool
+  1. makes a copy of the oracle whose content types and components are that model's only,
+     and boots it on a new SQLite database (Strapi creates the tables);
+  2. writes content through Strapi's own REST API with a full-access token: `--docs`
+     documents of every collection type and each single type, with random scalars,
+     components (nested, repeatable), dynamic-zone items and relations between them;
+  3. serves a copy of that database with strata, and sends both servers N random reads
+     made from the schemas (filters on every scalar and through relations and
+     components, sorts, `fields`, `populate` with nested options and zone `on`,
+     pagination, `status`), comparing status and JSON as tools/fuzz_reads.py does.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+import fuzz_reads as fr  # noqa: E402
+import record_writes as rw  # noqa: E402
+
+SCALAR_KIND = {"string": "string", "text": "string", "richtext": "string", "email": "string",
+               "uid": "string", "enumeration": "string", "integer": "number", "biginteger": "number",
+               "float": "number", "decimal": "number", "boolean": "boolean", "date": "date",
+               "datetime": "date", "time": "date"}
+WORDS = ["alpha", "Beta", "gamma", "Delta", "épsilon", "zeta", "ETA", "theta", "iota", "kappa", "100%", "a_b"]
+
+
+class Model:
+    """The content types and components of a schemas folder."""
+
+    def __init__(self, src):
+        self.types, self.components = {}, {}
+        for api in sorted(os.listdir(os.path.join(src, "api"))):
+            ct = os.path.join(src, "api", api, "content-types")
+            for name in sorted(os.listdir(ct)) if os.path.isdir(ct) else []:
+                s = json.load(open(os.path.join(ct, name, "schema.json")))
+                s["uid"] = f"api::{api}.{name}"
+                self.types[s["uid"]] = s
+        comp = os.path.join(src, "components")
+        for cat in sorted(os.listdir(comp)) if os.path.isdir(comp) else []:
+            for f in sorted(os.listdir(os.path.join(comp, cat))):
+                if f.endswith(".json"):
+                    self.components[f"{cat}.{f[:-5]}"] = json.load(open(os.path.join(comp, cat, f)))
+
+    def collection_types(self):
+        return [u for u, s in self.types.items() if s["kind"] == "collectionType"]
+
+    def single_types(self):
+        return [u for u, s in self.types.items() if s["kind"] == "singleType"]
+
+    def scalars(self, schema):
+        return {k: a["type"] for k, a in schema["attributes"].items() if a["type"] in SCALAR_KIND
+                and not a.get("private")}
+
+    def relations(self, schema):
+        return {k: a["target"] for k, a in schema["attributes"].items()
+                if a["type"] == "relation" and a.get("target", "").startswith("api::")}
+
+
+# ------------------------------------------------------------------------------------ content
+
+class Writer:
+    def __init__(self, model, port, auth, rnd):
+        self.m, self.port, self.auth, self.r = model, port, auth, rnd
+        self.ids = {u: [] for u in model.types}
+
+    def scalar(self, a, name):
+        t, r = a["type"], self.r
+        if t in ("string", "text", "richtext"):
+            return " ".join(r.sample(WORDS, r.randint(1, 3)))
+        if t == "email":
+            return f"{r.choice(WORDS[:4]).lower()}@example.com"
+        if t == "uid":
+            return f"{r.choice(WORDS[:8]).lower()}-{r.randint(1, 999)}"
+        if t == "enumeration":
+            return r.choice(a["enum"])
+        if t in ("integer", "biginteger"):
+            return r.randint(-5, 500)
+        if t in ("float", "decimal"):
+            return round(r.uniform(-10, 100), 2)
+        if t == "boolean":
+            return r.random() < 0.5
+        if t == "date":
+            return f"2024-0{r.randint(1, 9)}-1{r.randint(0, 9)}"
+        if t == "datetime":
+            return f"2024-0{r.randint(1, 9)}-1{r.randint(0, 9)}T1{r.randint(0, 9)}:00:00.000Z"
+        if t == "time":
+            return f"1{r.randint(0, 9)}:30:00.000"
+        if t == "json":
+            return {"k": r.randint(1, 9)}
+        if t == "blocks":
+            return [{"type": "paragraph", "children": [{"type": "text", "text": r.choice(WORDS)}]}]
+        return None
+
+    def attrs(self, attributes, depth, relations):
+        out = {}
+        for name, a in attributes.items():
+            if self.r.random() < 0.15 and not a.get("required"):
+                continue
+            t = a["type"]
+            if t == "component":
+                comp = self.m.components.get(a["component"])
+                if comp is None or depth > 3:
+                    continue
+                if a.get("repeatable"):
+                    out[name] = [self.attrs(comp["attributes"], depth + 1, relations)
+                                 for _ in range(self.r.randint(0, 2))]
+                else:
+                    out[name] = self.attrs(comp["attributes"], depth + 1, relations)
+            elif t == "dynamiczone":
+                items = []
+                for _ in range(self.r.randint(0, 3)):
+                    c = self.r.choice(a["components"])
+                    if c in self.m.components:
+                        item = self.attrs(self.m.components[c]["attributes"], depth + 1, relations)
+                        item["__component"] = c
+                        items.append(item)
+                out[name] = items
+            elif t == "relation":
+                if not relations or not a.get("target", "").startswith("api::"):
+                    continue
+                pool = self.ids.get(a["target"], [])
+                if not pool:
+                    continue
+                if a["relation"] in ("oneToOne", "manyToOne"):
+                    out[name] = self.r.choice(pool)
+                else:
+                    out[name] = self.r.sample(pool, self.r.randint(0, min(3, len(pool))))
+            elif t == "media":
+                continue
+            else:
+                v = self.scalar(a, name)
+                if v is not None:
+                    out[name] = v
+        return out
+
+    def send(self, method, path, body):
+        import http.client
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        c.request(method, path, body=json.dumps(body),
+                  headers={"Content-Type": "application/json", "Authorization": self.auth})
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        return r.status, (json.loads(data) if data else None)
+
+    def fill(self, docs):
+        m = self.m
+        made = 0
+        for relations in (False, True):
+            for uid in m.collection_types():
+                s = m.types[uid]
+                plural = s["info"]["pluralName"]
+                if not relations:
+                    for _ in range(docs):
+                        for _attempt in range(3):
+                            status, body = self.send("POST", f"/api/{plural}",
+                                                     {"data": self.attrs(s["attributes"], 0, False)})
+                            if status == 201:
+                                self.ids[uid].append(body["data"]["documentId"])
+                                made += 1
+                                break
+                else:
+                    rel = {k: a for k, a in s["attributes"].items() if a["type"] == "relation"}
+                    for doc in self.ids[uid]:
+                        data = self.attrs(rel, 0, True)
+                        if data:
+                            self.send("PUT", f"/api/{plural}/{doc}", {"data": data})
+            for uid in m.single_types():
+                s = m.types[uid]
+                status, _ = self.send("PUT", f"/api/{s['info']['singularName']}",
+                                      {"data": self.attrs(s["attributes"], 0, relations)})
+                made += status == 200
+        # Some drafts ahead of their published versions.
+        for uid in m.collection_types():
+            s = m.types[uid]
+            if s.get("options", {}).get("draftAndPublish"):
+                for doc in self.ids[uid][: max(1, docs // 3)]:
+                    data = {k: v for k, v in self.attrs(s["attributes"], 0, False).items()
+                            if m.types[uid]["attributes"][k]["type"] in SCALAR_KIND}
+                    self.send("PUT", f"/api/{s['info']['pluralName']}/{doc}?status=draft", {"data": data})
+        return made
+
+
+# ------------------------------------------------------------------------------------ reads
+
+class ModelGen:
+    def __init__(self, model, rnd, values):
+        self.m, self.r, self.values = model, rnd, values
+
+    def value(self, uid, field, kind):
+        vals = self.values.get((uid, field)) or ["x"]
+        v = self.r.choice(vals)
+        if kind == "string" and self.r.random() < 0.2 and len(v) > 2:
+            v = v[: self.r.randint(1, len(v) - 1)]
+            v = self.r.choice([v, v.upper()])
+        return v
+
+    def leaf(self, uid, schema, prefix, depth):
+        r, m = self.r, self.m
+        rels = m.relations(schema)
+        comps = {k: a["component"] for k, a in schema["attributes"].items() if a["type"] == "component"}
+        x = r.random()
+        if depth < 2 and x < 0.2 and rels:
+            name, target = r.choice(list(rels.items()))
+            return self.leaf(target, m.types[target], f"{prefix}[{name}]", depth + 1)
+        if depth < 2 and x < 0.3 and comps:
+            name, c = r.choice(list(comps.items()))
+            cs = m.components.get(c)
+            if cs and m.scalars(cs):
+                return self.leaf(None, cs, f"{prefix}[{name}]", depth + 1)
+        scalars = dict(m.scalars(schema))
+        if "documentId" not in scalars and uid:
+            scalars["documentId"] = "string"
+            scalars["id"] = "integer"
+        if not scalars:
+            return [(f"{prefix}[id][$notNull]", "true")]
+        f = r.choice(list(scalars))
+        kind = SCALAR_KIND[scalars[f]]
+        op = r.choice(fr.OPS[kind])
+        key = f"{prefix}[{f}][{op}]"
+        if op in ("$null", "$notNull"):
+            return [(key, r.choice(["true", "false"]))]
+        if op in ("$in", "$notIn"):
+            return [(f"{key}[{i}]", self.value(uid, f, kind)) for i in range(r.randint(1, 3))]
+        if op == "$between":
+            a, b = self.value(uid, f, kind), self.value(uid, f, kind)
+            return [(f"{key}[0]", a), (f"{key}[1]", b)]
+        return [(key, self.value(uid, f, kind))]
+
+    def filters(self, uid, schema, prefix, depth=0):
+        r = self.r
+        x = r.random()
+        if depth < 2 and x < 0.2:
+            op = r.choice(["$and", "$or"])
+            out = []
+            for i in range(r.randint(1, 3)):
+                out += self.filters(uid, schema, f"{prefix}[{op}][{i}]", depth + 1)
+            return out
+        if depth < 2 and x < 0.26:
+            return self.filters(uid, schema, f"{prefix}[$not]", depth + 1)
+        return self.leaf(uid, schema, prefix, 0)
+
+    def sort(self, uid, schema, key):
+        fields = list(self.m.scalars(schema)) + ["id", "createdAt", "documentId"]
+        out = []
+        for i in range(self.r.randint(1, 2)):
+            f = self.r.choice(fields)
+            rels = self.m.relations(schema)
+            if rels and self.r.random() < 0.15:
+                name, target = self.r.choice(list(rels.items()))
+                tf = list(self.m.scalars(self.m.types[target])) or ["id"]
+                f = f"{name}.{self.r.choice(tf)}"
+            out.append((f"{key}[{i}]", f + self.r.choice(["", ":asc", ":desc"])))
+        return out
+
+    def fields(self, schema, key):
+        names = list(self.m.scalars(schema))
+        if not names:
+            return []
+        return [(f"{key}[{i}]", f) for i, f in enumerate(self.r.sample(names, self.r.randint(1, min(3, len(names)))))]
+
+    def populate(self, uid, schema, key, depth=0):
+        r, m = self.r, self.m
+        attrs = {k: a for k, a in schema["attributes"].items()
+                 if a["type"] in ("relation", "component", "dynamiczone", "media")}
+        if not attrs:
+            return []
+        if depth == 0 and r.random() < 0.15:
+            return [(key, "*")]
+        chosen = r.sample(list(attrs), r.randint(1, min(3, len(attrs))))
+        out = []
+        for name in chosen:
+            a, k = attrs[name], f"{key}[{name}]"
+            if a["type"] == "dynamiczone":
+                if r.random() < 0.5:
+                    out.append((f"{k}[populate]", "*"))
+                else:
+                    for c in r.sample(a["components"], r.randint(1, min(2, len(a["components"])))):
+                        out.append((f"{k}[on][{c}][populate]", "*"))
+                continue
+            if a["type"] == "media":
+                out.append((k, "true"))
+                continue
+            target = m.types.get(a.get("target")) if a["type"] == "relation" else m.components.get(a.get("component"))
+            if target is None:
+                continue
+            before = len(out)
+            if r.random() < 0.4:
+                out += self.fields(target, f"{k}[fields]")
+            if a["type"] == "relation" and r.random() < 0.3:
+                out += self.filters(a["target"], target, f"{k}[filters]")
+            if a["type"] == "relation" and r.random() < 0.3:
+                out += [(kk, vv) for kk, vv in self.sort(a["target"], target, f"{k}[sort]") if "." not in vv]
+            if depth < 1 and r.random() < 0.4:
+                out += self.populate(a.get("target"), target, f"{k}[populate]", depth + 1)
+            if len(out) == before:
+                out.append((k, "true"))
+        return out
+
+    def request(self):
+        r, m = self.r, self.m
+        uid = r.choice(m.collection_types() + m.single_types())
+        s = m.types[uid]
+        single = s["kind"] == "singleType"
+        q = []
+        if not single and r.random() < 0.6:
+            q += self.filters(uid, s, "filters")
+        if not single and r.random() < 0.5:
+            q += self.sort(uid, s, "sort")
+        if r.random() < 0.3:
+            q += self.fields(s, "fields")
+        if r.random() < 0.7:
+            q += self.populate(uid, s, "populate")
+        if not single and r.random() < 0.3:
+            q += [("pagination[page]", str(r.randint(1, 3))), ("pagination[pageSize]", str(r.randint(1, 6)))]
+        if s.get("options", {}).get("draftAndPublish") and r.random() < 0.3:
+            q.append(("status", r.choice(["draft", "published"])))
+        if not single and not any(k.startswith("sort") for k, _ in q):
+            q.append(("sort[0]", "id"))
+        name = s["info"]["singularName"] if single else s["info"]["pluralName"]
+        return f"/api/{name}?" + "&".join(f"{k}={fr.escape(str(v))}" for k, v in q)
+
+
+def collect_values(model, port, auth):
+    """Each (type uid, field)'s values, read through Strapi's REST."""
+    values = {}
+    for uid in model.collection_types():
+        s = model.types[uid]
+        for status in ("published", "draft"):
+            _, body = fr.get(port, f"/api/{s['info']['pluralName']}?pagination%5BpageSize%5D=100&status={status}", auth)
+            for e in (body or {}).get("data") or []:
+                for k, v in e.items():
+                    if v is None or isinstance(v, (dict, list)):
+                        continue
+                    values.setdefault((uid, k), set()).add(
+                        ("true" if v else "false") if isinstance(v, bool) else str(v))
+    return {k: sorted(v) for k, v in values.items()}
+
+
+# ------------------------------------------------------------------------------------ main
+
+class ModelStrapi(rw.Strapi):
+    """The oracle on the model's project: up once `/_health` answers (the model's types
+    may not be readable by the public role)."""
+
+    def start(self):
+        env = dict(os.environ)
+        for k in ["DATABASE_CLIENT", "DATABASE_NAME", "DATABASE_PORT", "DATABASE_FILENAME", "DATABASE_HOST"]:
+            env.pop(k, None)
+        env.update(HOST="127.0.0.1", PORT=str(self.port), NODE_ENV="production", STRAPI_TELEMETRY_DISABLED="true",
+                   BROWSER="none", LOG_LEVEL="warn", **self.backend.env())
+        self.proc = subprocess.Popen(["node", "node_modules/@strapi/strapi/bin/strapi.js", "start"],
+                                     cwd=self.project, env=env, stdout=open(self.log, "a"),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        for _ in range(900):
+            if self.proc.poll() is not None:
+                raise SystemExit(f"strapi exited with {self.proc.returncode}")
+            try:
+                if fr.get(self.port, "/_health", None)[0] in (200, 204):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit("strapi did not answer within 180 s")
+
+
+def make_project(oracle, src, dest):
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    for name in ["config", "database", "package.json", "public"]:
+        p = os.path.join(oracle, name)
+        if os.path.isdir(p):
+            shutil.copytree(p, os.path.join(dest, name), ignore=shutil.ignore_patterns("uploads"))
+        elif os.path.exists(p):
+            shutil.copyfile(p, os.path.join(dest, name))
+    os.makedirs(os.path.join(dest, "public", "uploads"), exist_ok=True)
+    os.symlink(os.path.join(oracle, "node_modules"), os.path.join(dest, "node_modules"))
+    os.makedirs(os.path.join(dest, "src"))
+    # The oracle's own src/index.js seeds the blog: this project's does nothing.
+    with open(os.path.join(dest, "src", "index.js"), "w") as f:
+        f.write("'use strict';\nmodule.exports = { register() {}, bootstrap() {} };\n")
+    for sub in ("api", "components"):
+        if os.path.isdir(os.path.join(src, sub)):
+            shutil.copytree(os.path.join(src, sub), os.path.join(dest, "src", sub),
+                            ignore=shutil.ignore_patterns("controllers", "routes", "services"))
+    for api in sorted(os.listdir(os.path.join(dest, "src", "api"))):
+        for ct in os.listdir(os.path.join(dest, "src", "api", api, "content-types")):
+            uid = f"api::{api}.{ct}"
+            for kind, factory in [("controllers", "createCoreController"), ("routes", "createCoreRouter"),
+                                  ("services", "createCoreService")]:
+                d = os.path.join(dest, "src", "api", api, kind)
+                os.makedirs(d, exist_ok=True)
+                with open(os.path.join(d, f"{ct}.js"), "w") as f:
+                    f.write(f"'use strict';\nconst {{ factories }} = require('@strapi/strapi');\n"
+                            f"module.exports = factories.{factory}('{uid}');\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--strata", required=True)
+    ap.add_argument("--schemas", default=os.path.join(ROOT, "tests", "fixtures", "launchpad", "src"))
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--docs", type=int, default=8)
+    ap.add_argument("--oracle", default="/work/oracle")
+    ap.add_argument("--show", action="store_true")
+    ap.add_argument("--keep", help="copy the database Strapi wrote to this path")
+    ap.add_argument("--strapi-port", type=int, default=1381)
+    ap.add_argument("--strata-port", type=int, default=1431)
+    args = ap.parse_args()
+    model = Model(args.schemas)
+    work = tempfile.mkdtemp(prefix="fuzz_model_")
+    project = os.path.join(work, "oracle")
+    make_project(args.oracle, args.schemas, project)
+    rel = os.path.join(".tmp", "model.db")
+    os.makedirs(os.path.join(project, ".tmp"), exist_ok=True)
+
+    class Backend:
+        def env(self):
+            return {"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": rel}
+
+    strapi = ModelStrapi(project, args.strapi_port, Backend(), os.path.join(work, "strapi.log"))
+    strata = None
+    rnd = random.Random(args.seed)
+    auth = "Bearer " + rw.token_key(200)
+    try:
+        strapi.start()
+        con = sqlite3.connect(os.path.join(project, rel))
+        for stmt in rw.seed_sql("sqlite", []):
+            con.execute(stmt)
+        con.commit()
+        con.close()
+        made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
+        print(f"{made} documents written through Strapi", flush=True)
+        copy = os.path.join(work, "strata.db")
+        src_db = sqlite3.connect(os.path.join(project, rel))
+        dst = sqlite3.connect(copy)
+        src_db.backup(dst)
+        dst.close()
+        src_db.close()
+        if args.keep:
+            shutil.copyfile(copy, args.keep)
+        strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
+                           schemas=args.schemas)
+        gen = ModelGen(model, rnd, collect_values(model, args.strapi_port, auth))
+        differing = 0
+        for n in range(args.count):
+            line = gen.request()
+            path = fr.encode(line)
+            a = fr.get(args.strapi_port, path, auth)
+            b = fr.get(args.strata_port, path, auth)
+            if a[0] != b[0]:
+                d = f"status {a[0]} vs {b[0]}: {json.dumps(a[1])[:300]} / {json.dumps(b[1])[:300]}"
+            else:
+                d = fr.first_difference(fr.canonical(a[1]), fr.canonical(b[1]))
+            if d:
+                differing += 1
+                print(f"#{n} {line}\n    {d}", flush=True)
+                if args.show:
+                    print("    strapi:", json.dumps(a[1])[:3000], "\n    strata:", json.dumps(b[1])[:3000], flush=True)
+        print(f"{differing} of {args.count} differ", flush=True)
+    except BaseException:
+        for log in ("strapi.log", "strata.log"):
+            path = os.path.join(work, log)
+            if os.path.exists(path):
+                print(f"--- {log}:\n" + open(path, errors="replace").read()[-3000:], file=sys.stderr)
+        raise
+    finally:
+        if strata:
+            strata.stop()
+        strapi.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
