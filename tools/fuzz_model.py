@@ -155,7 +155,7 @@ class Writer:
     def send(self, method, path, body):
         import http.client
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        c.request(method, path, body=json.dumps(body),
+        c.request(method, path, body=None if body is None else json.dumps(body),
                   headers={"Content-Type": "application/json", "Authorization": self.auth})
         r = c.getresponse()
         data = r.read()
@@ -198,6 +198,109 @@ class Writer:
                             if m.types[uid]["attributes"][k]["type"] in SCALAR_KIND}
                     self.send("PUT", f"/api/{s['info']['pluralName']}/{doc}?status=draft", {"data": data})
         return made
+
+
+class DualWriter(Writer):
+    """Sends every write to Strapi and to strata, each on its own copy of one database,
+    and compares the answers once documentIds are mapped (strata's to Strapi's, by
+    creation) and timestamps blanked."""
+
+    def __init__(self, model, ports, auth, rnd):
+        super().__init__(model, ports[0], auth, rnd)
+        self.strata_port = ports[1]
+        self.docs = {}  # Strapi's documentId -> strata's
+        self.differing = []
+        self.steps = 0
+
+    def send(self, method, path, body):
+        import http.client
+        a = self.one(self.port, method, path, body)
+        theirs = json.dumps(body)
+        for mine, other in self.docs.items():
+            theirs = theirs.replace(mine, other)
+            path_b = path.replace(mine, other) if mine in path else None
+            if path_b:
+                path = path_b
+        b = self.one(self.strata_port, method, self.to_strata_path(path), json.loads(theirs))
+        if method == "POST" and a[0] == 201 and b[0] == 201:
+            self.docs[a[1]["data"]["documentId"]] = b[1]["data"]["documentId"]
+        self.steps += 1
+        back = {v: k for k, v in self.docs.items()}
+        d = fr.first_difference(blank(a[1], {}), blank(b[1], back)) if a[0] == b[0] else f"status {a[0]} vs {b[0]}"
+        if d:
+            self.differing.append(f"{method} {path} {json.dumps(body)[:300]}\n    {d}\n    strapi: "
+                                  f"{json.dumps(a[1])[:600]}\n    strata: {json.dumps(b[1])[:600]}")
+        return a
+
+    def to_strata_path(self, path):
+        for mine, other in self.docs.items():
+            path = path.replace(mine, other)
+        return path
+
+    def one(self, port, method, path, body):
+        import http.client
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        c.request(method, path, body=None if body is None else json.dumps(body),
+                  headers={"Content-Type": "application/json", "Authorization": self.auth})
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        try:
+            return r.status, (json.loads(data) if data else None)
+        except ValueError:
+            return r.status, data.decode("utf-8", "replace")
+
+    def deletes(self, n):
+        for uid in self.m.collection_types():
+            plural = self.m.types[uid]["info"]["pluralName"]
+            for doc in self.r.sample(self.ids[uid], min(n, len(self.ids[uid]))):
+                self.send("DELETE", f"/api/{plural}/{doc}", None)
+                self.ids[uid].remove(doc)
+
+
+TIMESTAMPS = {"createdAt", "updatedAt", "publishedAt", "created_at", "updated_at", "published_at"}
+
+
+def blank(v, docs, key=""):
+    """`v` with timestamps blanked and documentIds mapped by `docs`."""
+    if isinstance(v, dict):
+        return {k: blank(x, docs, k) for k, x in v.items()}
+    if isinstance(v, list):
+        return [blank(x, docs) for x in v]
+    if key in TIMESTAMPS and v is not None:
+        return "T"
+    if isinstance(v, str) and v in docs:
+        return docs[v]
+    return v
+
+
+def table_differences(a_path, b_path, docs):
+    """The content tables of two SQLite files that differ, once strata's documentIds are
+    mapped to Strapi's and timestamps blanked."""
+    out = []
+    a, b = sqlite3.connect(a_path), sqlite3.connect(b_path)
+    tables = [r[0] for r in a.execute("select name from sqlite_master where type='table' order by name")]
+    for t in tables:
+        if t.startswith(("strapi_", "admin_", "sqlite_")) or t in ("up_permissions_role_lnk", "up_permissions"):
+            continue
+        q = f'select * from "{t}" order by 1'
+        try:
+            ra = a.execute(q)
+            cols = [c[0] for c in ra.description]
+            rows_a = [blank(dict(zip(cols, r)), {}) for r in ra.fetchall()]
+            rb = b.execute(q)
+            colsb = [c[0] for c in rb.description]
+            rows_b = [blank(dict(zip(colsb, r)), docs) for r in rb.fetchall()]
+        except sqlite3.Error as e:
+            out.append(f"{t}: {e}")
+            continue
+        for r in rows_a + rows_b:
+            if r.get("document_id") is not None:
+                r["document_id"] = docs.get(r["document_id"], r["document_id"])
+        if rows_a != rows_b:
+            d = fr.first_difference(rows_a, rows_b) or "rows differ"
+            out.append(f"{t}: {d}")
+    return out
 
 
 # ------------------------------------------------------------------------------------ reads
@@ -415,6 +518,32 @@ def make_project(oracle, src, dest):
                             f"module.exports = factories.{factory}('{uid}');\n")
 
 
+def compare_writes(args, model, project, rel, work, auth, rnd):
+    """The `--writes` run: both servers from the same empty database, the same writes."""
+    copy = os.path.join(work, "strata.db")
+    src_db = sqlite3.connect(os.path.join(project, rel))
+    dst = sqlite3.connect(copy)
+    src_db.backup(dst)
+    dst.close()
+    src_db.close()
+    strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
+                       schemas=args.schemas)
+    try:
+        w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
+        w.fill(args.docs)
+        w.deletes(2)
+        w.fill(max(1, args.docs // 2))
+        for d in w.differing:
+            print(d, flush=True)
+        print(f"{len(w.differing)} of {w.steps} writes answered otherwise", flush=True)
+    finally:
+        strata.stop()
+    tables = table_differences(os.path.join(project, rel), copy, {v: k for k, v in w.docs.items()})
+    for t in tables:
+        print("table", t, flush=True)
+    print(f"{len(tables)} tables differ", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strata", required=True)
@@ -424,6 +553,8 @@ def main():
     ap.add_argument("--docs", type=int, default=8)
     ap.add_argument("--oracle", default="/work/oracle")
     ap.add_argument("--show", action="store_true")
+    ap.add_argument("--writes", action="store_true",
+                    help="compare writes instead: every write goes to both servers, each on its own copy")
     ap.add_argument("--keep", help="copy the database Strapi wrote to this path")
     ap.add_argument("--strapi-port", type=int, default=1381)
     ap.add_argument("--strata-port", type=int, default=1431)
@@ -450,6 +581,8 @@ def main():
             con.execute(stmt)
         con.commit()
         con.close()
+        if args.writes:
+            return compare_writes(args, model, project, rel, work, auth, rnd)
         made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
         print(f"{made} documents written through Strapi", flush=True)
         copy = os.path.join(work, "strata.db")

@@ -194,7 +194,16 @@ pub fn check_keys(
     schema: &Schema,
     data: &Map<String, Value>,
 ) -> Result<(), WriteError> {
-    check_object_keys(rules, schema, data, None, true)
+    check_object_keys(rules, schema, data, None, Within::Root)
+}
+
+/// Which object [`check_object_keys`] checks: the entry, a component's item, or a
+/// dynamic zone's item.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Root,
+    Component,
+    Zone,
 }
 
 fn check_object_keys(
@@ -202,14 +211,27 @@ fn check_object_keys(
     schema: &Schema,
     data: &Map<String, Value>,
     path: Option<&str>,
-    top: bool,
+    within: Within,
 ) -> Result<(), WriteError> {
+    let top = within == Within::Root;
+    // Strapi's traversal checks a key that names no attribute against the attribute
+    // last walked into in this object (its `parent`, which starts as the one holding the
+    // object): `__component` is taken while that is the zone, so only before the item's
+    // first relation, media or component given a value. `id` and `documentId` are taken
+    // under any of them.
+    let mut in_zone = within == Within::Zone;
     for (key, value) in data {
         if top && (key == "id" || key == "documentId") {
             return Err(WriteError::invalid_key(key, None));
         }
-        if !top && (key == "id" || (key == "__component")) {
+        if !top && (key == "id" || key == "documentId") {
             continue;
+        }
+        if !top && key == "__component" {
+            if in_zone {
+                continue;
+            }
+            return Err(WriteError::invalid_key(key, Some(path)));
         }
         if top && TIMESTAMP_KEYS.contains(&key.as_str()) {
             return Err(WriteError::invalid_key(key, Some(Some(key))));
@@ -225,6 +247,9 @@ fn check_object_keys(
             None => key.clone(),
         };
         check_value_keys(rules, attr, value, &here)?;
+        if !value.is_null() && !matches!(attr.kind, AttributeKind::Scalar(_)) {
+            in_zone = false;
+        }
     }
     Ok(())
 }
@@ -254,7 +279,7 @@ fn check_value_keys(
             // Strapi's `path.attribute`, which names no item: `faq`, not `faq[1]`.
             for item in items(value) {
                 if let Value::Object(o) = item {
-                    check_object_keys(rules, cs, o, Some(here), false)?;
+                    check_object_keys(rules, cs, o, Some(here), Within::Component)?;
                 }
             }
         }
@@ -268,7 +293,7 @@ fn check_value_keys(
                         .and_then(Value::as_str)
                         .and_then(|uid| rules.model.by_uid(uid))
                 {
-                    check_object_keys(rules, cs, o, Some(here), false)?;
+                    check_object_keys(rules, cs, o, Some(here), Within::Zone)?;
                 }
             }
         }
