@@ -131,8 +131,10 @@ class Writer:
                     c = self.r.choice(a["components"])
                     if c in self.m.components:
                         item = self.attrs(self.m.components[c]["attributes"], depth + 1, relations)
-                        item["__component"] = c
-                        items.append(item)
+                        # Mostly first, as clients write it; now and then last (Strapi then
+                        # refuses it after a relation, media or component).
+                        items.append({"__component": c, **item} if self.r.random() < 0.9
+                                     else {**item, "__component": c})
                 out[name] = items
             elif t == "relation":
                 if not relations or not a.get("target", "").startswith("api::"):
@@ -222,8 +224,11 @@ class DualWriter(Writer):
             if path_b:
                 path = path_b
         b = self.one(self.strata_port, method, self.to_strata_path(path), json.loads(theirs))
-        if method == "POST" and a[0] == 201 and b[0] == 201:
-            self.docs[a[1]["data"]["documentId"]] = b[1]["data"]["documentId"]
+        # A new document (a POST, or a single type's first PUT): strata's id for Strapi's.
+        if method in ("POST", "PUT") and a[0] in (200, 201) and b[0] == a[0]:
+            mine, other = a[1]["data"].get("documentId"), b[1]["data"].get("documentId")
+            if mine and other and mine not in self.docs:
+                self.docs[mine] = other
         self.steps += 1
         back = {v: k for k, v in self.docs.items()}
         d = fr.first_difference(blank(a[1], {}), blank(b[1], back)) if a[0] == b[0] else f"status {a[0]} vs {b[0]}"
