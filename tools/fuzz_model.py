@@ -191,6 +191,15 @@ class Writer:
                 status, _ = self.send("PUT", f"/api/{s['info']['singularName']}",
                                       {"data": self.attrs(s["attributes"], 0, relations)})
                 made += status == 200
+        # Other locales of localized types (the project has `fr` besides `en`).
+        for uid in m.collection_types():
+            s = m.types[uid]
+            if not s.get("pluginOptions", {}).get("i18n", {}).get("localized"):
+                continue
+            for doc in self.ids[uid][: max(1, docs // 2)]:
+                status = "?locale=fr" + ("&status=draft" if self.r.random() < 0.3 else "")
+                self.send("PUT", f"/api/{s['info']['pluralName']}/{doc}{status}",
+                          {"data": self.attrs(s["attributes"], 0, True)})
         # Some drafts ahead of their published versions.
         for uid in m.collection_types():
             s = m.types[uid]
@@ -274,8 +283,13 @@ def blank(v, docs, key=""):
         return [blank(x, docs) for x in v]
     if key in TIMESTAMPS and v is not None:
         return "T"
-    if isinstance(v, str) and v in docs:
-        return docs[v]
+    if isinstance(v, str) and docs:
+        if v in docs:
+            return docs[v]
+        # A documentId inside a message.
+        for theirs, mine in docs.items():
+            if theirs in v:
+                v = v.replace(theirs, mine)
     return v
 
 
@@ -553,6 +567,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strata", required=True)
     ap.add_argument("--schemas", default=os.path.join(ROOT, "tests", "fixtures", "launchpad", "src"))
+    ap.add_argument("--with", dest="extra", action="append", default=[],
+                    help="another schemas folder whose types and components are added (may repeat)")
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--docs", type=int, default=8)
@@ -564,8 +580,14 @@ def main():
     ap.add_argument("--strapi-port", type=int, default=1381)
     ap.add_argument("--strata-port", type=int, default=1431)
     args = ap.parse_args()
-    model = Model(args.schemas)
     work = tempfile.mkdtemp(prefix="fuzz_model_")
+    if args.extra:
+        combined = os.path.join(work, "schemas")
+        shutil.copytree(args.schemas, combined)
+        for extra in args.extra:
+            shutil.copytree(extra, combined, dirs_exist_ok=True)
+        args.schemas = combined
+    model = Model(args.schemas)
     project = os.path.join(work, "oracle")
     make_project(args.oracle, args.schemas, project)
     rel = os.path.join(".tmp", "model.db")
@@ -584,6 +606,10 @@ def main():
         con = sqlite3.connect(os.path.join(project, rel))
         for stmt in rw.seed_sql("sqlite", []):
             con.execute(stmt)
+        # A second locale, as the admin panel adds one.
+        con.execute("INSERT INTO i18n_locale (document_id, name, code, created_at, updated_at, published_at) "
+                    "VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', 1764000000000, 1764000000000, "
+                    "1764000000000)")
         con.commit()
         con.close()
         if args.writes:
