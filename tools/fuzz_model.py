@@ -155,14 +155,7 @@ class Writer:
         return out
 
     def send(self, method, path, body):
-        import http.client
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        c.request(method, path, body=None if body is None else json.dumps(body),
-                  headers={"Content-Type": "application/json", "Authorization": self.auth})
-        r = c.getresponse()
-        data = r.read()
-        c.close()
-        return r.status, (json.loads(data) if data else None)
+        return fr.send(self.port, method, path, self.auth, body)
 
     def fill(self, docs):
         m = self.m
@@ -224,7 +217,6 @@ class DualWriter(Writer):
         self.steps = 0
 
     def send(self, method, path, body):
-        import http.client
         a = self.one(self.port, method, path, body)
         theirs = json.dumps(body)
         for mine, other in self.docs.items():
@@ -252,17 +244,7 @@ class DualWriter(Writer):
         return path
 
     def one(self, port, method, path, body):
-        import http.client
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        c.request(method, path, body=None if body is None else json.dumps(body),
-                  headers={"Content-Type": "application/json", "Authorization": self.auth})
-        r = c.getresponse()
-        data = r.read()
-        c.close()
-        try:
-            return r.status, (json.loads(data) if data else None)
-        except ValueError:
-            return r.status, data.decode("utf-8", "replace")
+        return fr.send(port, method, path, self.auth, body)
 
     def deletes(self, n):
         for uid in self.m.collection_types():
@@ -368,18 +350,8 @@ class ModelGen:
             return [(f"{key}[0]", a), (f"{key}[1]", b)]
         return [(key, self.value(uid, f, kind))]
 
-    def filters(self, uid, schema, prefix, depth=0):
-        r = self.r
-        x = r.random()
-        if depth < 2 and x < 0.2:
-            op = r.choice(["$and", "$or"])
-            out = []
-            for i in range(r.randint(1, 3)):
-                out += self.filters(uid, schema, f"{prefix}[{op}][{i}]", depth + 1)
-            return out
-        if depth < 2 and x < 0.26:
-            return self.filters(uid, schema, f"{prefix}[$not]", depth + 1)
-        return self.leaf(uid, schema, prefix, 0)
+    def filters(self, uid, schema, prefix):
+        return fr.combined_filters(self.r, prefix, lambda p: self.leaf(uid, schema, p, 0))
 
     def sort(self, uid, schema, key):
         fields = list(self.m.scalars(schema)) + ["id", "createdAt", "documentId"]
@@ -506,17 +478,8 @@ class ModelStrapi(rw.Strapi):
 
 
 def make_project(oracle, src, dest):
-    if os.path.exists(dest):
-        shutil.rmtree(dest)
-    os.makedirs(dest)
-    for name in ["config", "database", "package.json", "public"]:
-        p = os.path.join(oracle, name)
-        if os.path.isdir(p):
-            shutil.copytree(p, os.path.join(dest, name), ignore=shutil.ignore_patterns("uploads"))
-        elif os.path.exists(p):
-            shutil.copyfile(p, os.path.join(dest, name))
-    os.makedirs(os.path.join(dest, "public", "uploads"), exist_ok=True)
-    os.symlink(os.path.join(oracle, "node_modules"), os.path.join(dest, "node_modules"))
+    """A copy of the oracle whose content types and components are those of `src` only."""
+    rw.copy_oracle(oracle, dest, ["config", "database", "package.json", "public"])
     os.makedirs(os.path.join(dest, "src"))
     # The oracle's own src/index.js seeds the blog: this project's does nothing.
     with open(os.path.join(dest, "src", "index.js"), "w") as f:
@@ -537,14 +500,18 @@ def make_project(oracle, src, dest):
                             f"module.exports = factories.{factory}('{uid}');\n")
 
 
+def copy_database(src, dst):
+    """A consistent copy of SQLite file `src` (with its log) at `dst`."""
+    a, b = sqlite3.connect(src), sqlite3.connect(dst)
+    a.backup(b)
+    b.close()
+    a.close()
+    return dst
+
+
 def compare_writes(args, model, project, rel, work, auth, rnd):
     """The `--writes` run: both servers from the same empty database, the same writes."""
-    copy = os.path.join(work, "strata.db")
-    src_db = sqlite3.connect(os.path.join(project, rel))
-    dst = sqlite3.connect(copy)
-    src_db.backup(dst)
-    dst.close()
-    src_db.close()
+    copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
     strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
                        schemas=args.schemas)
     try:
@@ -616,12 +583,7 @@ def main():
             return compare_writes(args, model, project, rel, work, auth, rnd)
         made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
         print(f"{made} documents written through Strapi", flush=True)
-        copy = os.path.join(work, "strata.db")
-        src_db = sqlite3.connect(os.path.join(project, rel))
-        dst = sqlite3.connect(copy)
-        src_db.backup(dst)
-        dst.close()
-        src_db.close()
+        copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
         if args.keep:
             shutil.copyfile(copy, args.keep)
         strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),

@@ -125,6 +125,21 @@ class Values:
 
 # ------------------------------------------------------------------------------------ the generator
 
+def combined_filters(r, prefix, leaf, depth=0):
+    """Filter pairs under `prefix`: `$and`/`$or` lists and `$not` (two levels at most)
+    around the conditions `leaf(prefix)` makes."""
+    x = r.random()
+    if depth < 2 and x < 0.2:
+        op = r.choice(["$and", "$or"])
+        out = []
+        for i in range(r.randint(1, 3)):
+            out += combined_filters(r, f"{prefix}[{op}][{i}]", leaf, depth + 1)
+        return out
+    if depth < 2 and x < 0.27:
+        return combined_filters(r, f"{prefix}[$not]", leaf, depth + 1)
+    return leaf(prefix)
+
+
 class Gen:
     def __init__(self, rnd, values):
         self.r, self.values = rnd, values
@@ -170,17 +185,7 @@ class Gen:
         return [(key, self.values.pick(r, t, f))]
 
     def filters(self, t, prefix, depth=0):
-        r = self.r
-        x = r.random()
-        if depth < 2 and x < 0.2:
-            op = r.choice(["$and", "$or"])
-            out = []
-            for i in range(r.randint(1, 3)):
-                out += self.filters(t, f"{prefix}[{op}][{i}]", depth + 1)
-            return out
-        if depth < 2 and x < 0.27:
-            return self.filters(t, f"{prefix}[$not]", depth + 1)
-        return self.filter_leaf(t, prefix, 0)
+        return combined_filters(self.r, prefix, lambda p: self.filter_leaf(t, p, 0), depth)
 
     def sort(self, t, key="sort", relations=True):
         r = self.r
@@ -421,32 +426,29 @@ def encode(line):
     return "".join(out)
 
 
-def get(port, path, auth):
+def send(port, method, path, auth, body=None):
+    """One request to 127.0.0.1:`port` (`body`, if any, as JSON): its status and its JSON
+    (the text where it is not JSON, None where it is empty)."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     headers = {"Authorization": auth} if auth else {}
-    c.request("GET", path, headers=headers)
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    c.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
     r = c.getresponse()
-    body = r.read()
+    data = r.read()
     c.close()
     try:
-        return r.status, json.loads(body) if body else None
+        return r.status, json.loads(data) if data else None
     except ValueError:
-        return r.status, body.decode("utf-8", "replace")
+        return r.status, data.decode("utf-8", "replace")
+
+
+def get(port, path, auth):
+    return send(port, "GET", path, auth)
 
 
 def post_graphql(port, query, auth):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers = {"Content-Type": "application/json"}
-    if auth:
-        headers["Authorization"] = auth
-    c.request("POST", "/graphql", body=json.dumps({"query": query}), headers=headers)
-    r = c.getresponse()
-    body = r.read()
-    c.close()
-    try:
-        return r.status, json.loads(body) if body else None
-    except ValueError:
-        return r.status, body.decode("utf-8", "replace")
+    return send(port, "POST", "/graphql", auth, {"query": query})
 
 
 def canonical(v, key=""):

@@ -549,15 +549,13 @@ class Strapi:
         self.proc = None
 
 
-def make_model_project(oracle, model):
-    """A copy of the oracle (node_modules symlinked) whose src/api and src/components also hold the
-    content types of MODEL_SCHEMAS[model]."""
-    schemas = MODEL_SCHEMAS[model]
-    dest = os.path.join(WORK, f"oracle-{model}")
+def copy_oracle(oracle, dest, names):
+    """A new project at `dest` with the oracle's `names` copied (its uploads left out) and
+    its node_modules symlinked."""
     if os.path.exists(dest):
         shutil.rmtree(dest)
     os.makedirs(dest)
-    for name in ["config", "database", "lib", "seed", "src", "package.json", "public"]:
+    for name in names:
         src = os.path.join(oracle, name)
         if os.path.isdir(src):
             shutil.copytree(src, os.path.join(dest, name), ignore=shutil.ignore_patterns("uploads"))
@@ -565,6 +563,14 @@ def make_model_project(oracle, model):
             shutil.copyfile(src, os.path.join(dest, name))
     os.makedirs(os.path.join(dest, "public", "uploads"), exist_ok=True)
     os.symlink(os.path.join(oracle, "node_modules"), os.path.join(dest, "node_modules"))
+
+
+def make_model_project(oracle, model):
+    """A copy of the oracle (node_modules symlinked) whose src/api and src/components also hold the
+    content types of MODEL_SCHEMAS[model]."""
+    schemas = MODEL_SCHEMAS[model]
+    dest = os.path.join(WORK, f"oracle-{model}")
+    copy_oracle(oracle, dest, ["config", "database", "lib", "seed", "src", "package.json", "public"])
     for sub in ["api", "components"]:
         src = os.path.join(schemas, sub)
         if not os.path.isdir(src):
