@@ -441,10 +441,6 @@ fn populate() {
         article::query().populate(ArticlePopulate::Localizations.fields([ArticleField::Title])),
         "populate[localizations][fields][0]=title",
     );
-    same(
-        article::query().populate(ArticlePopulate::Localizations.count()),
-        "populate[localizations][count]=true",
-    );
 }
 
 #[test]

@@ -349,7 +349,6 @@ pub fn derive_schema(input: &DeriveInput, which: Which) -> syn::Result<TokenStre
                 const NAME: &'static str = "localizations";
                 const INDEX: u32 = #idx_max;
             }
-            impl #krate::typed::Countable for #module::localizations {}
         });
         path_methods.push(quote! {
             #[doc = " `localizations`: the other locales of the document."]

@@ -127,9 +127,9 @@ fn followable(s: &Schema) -> Vec<(AttrId, SchemaId)> {
 
 #[derive(Debug, Clone)]
 enum PopTarget {
-    /// A relation or `localizations`: rows or a count.
+    /// A relation: rows or a count.
     Relation(SchemaId),
-    /// A component or media: rows.
+    /// A component, media or `localizations` (whose `count` Strapi ignores): rows.
     Rows(SchemaId),
     /// A dynamic zone's component types.
     Zone(Vec<SchemaId>),
@@ -158,7 +158,7 @@ fn populatable(s: &Schema) -> Vec<(PopulateKey, PopTarget)> {
         })
         .collect();
     if localized(s) {
-        out.push((PopulateKey::Localizations, PopTarget::Relation(s.id)));
+        out.push((PopulateKey::Localizations, PopTarget::Rows(s.id)));
     }
     out
 }

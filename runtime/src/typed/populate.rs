@@ -46,7 +46,8 @@ pub trait PopulateArg<P> {
 )]
 pub trait Populatable {}
 
-/// Relations (and `localizations`), which `populate[x][count]=true` applies to.
+/// Relations, which `populate[x][count]=true` applies to (not `localizations`: Strapi
+/// populates those whatever `count` says, `oracle/found-by-fuzzing.json`).
 #[diagnostic::on_unimplemented(
     message = "`count` does not apply to `{Self}`",
     label = "`{Self}` is not a relation",
