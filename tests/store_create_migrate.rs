@@ -666,6 +666,7 @@ fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
         fields_omit_locale: false,
         shows_localizations: false,
         refuses_unknown_keys: true,
+        answers_before_self_sync: true,
     };
     let (written, statements) =
         strata::store::seam::record_statements(|| strata::write::update(&store, &request));

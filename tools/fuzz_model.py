@@ -215,6 +215,7 @@ class DualWriter(Writer):
         self.docs = {}  # Strapi's documentId -> strata's
         self.differing = []
         self.steps = 0
+        self.log = None  # a file each write goes to, as strata got it (--log)
 
     def send(self, method, path, body):
         a = self.one(self.port, method, path, body)
@@ -225,6 +226,10 @@ class DualWriter(Writer):
             if path_b:
                 path = path_b
         b = self.one(self.strata_port, method, self.to_strata_path(path), json.loads(theirs))
+        if self.log:
+            self.log.write(json.dumps({"method": method, "path": self.to_strata_path(path), "body": json.loads(theirs),
+                                       "strapi": a[0], "strata": b[0],
+                                       "made": (b[1].get("data") or {}).get("documentId") if method != "DELETE" and isinstance(b[1], dict) else None}) + "\n")
         # A new document (a POST, or a single type's first PUT): strata's id for Strapi's.
         if method in ("POST", "PUT") and a[0] in (200, 201) and b[0] == a[0]:
             mine, other = a[1]["data"].get("documentId"), b[1]["data"].get("documentId")
@@ -512,10 +517,14 @@ def copy_database(src, dst):
 def compare_writes(args, model, project, rel, work, auth, rnd):
     """The `--writes` run: both servers from the same empty database, the same writes."""
     copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
+    if args.log:
+        shutil.copyfile(copy, args.log + ".db")
     strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
                        schemas=args.schemas)
     try:
         w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
+        if args.log:
+            w.log = open(args.log, "w")
         w.fill(args.docs)
         w.deletes(2)
         w.fill(max(1, args.docs // 2))
@@ -543,6 +552,8 @@ def main():
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--writes", action="store_true",
                     help="compare writes instead: every write goes to both servers, each on its own copy")
+    ap.add_argument("--log", help="--writes: write each request as strata got it to this file (JSON lines), "
+                    "and strata's starting database to this path + .db")
     ap.add_argument("--keep", help="copy the database Strapi wrote to this path")
     ap.add_argument("--strapi-port", type=int, default=1381)
     ap.add_argument("--strata-port", type=int, default=1431)

@@ -49,6 +49,9 @@ enum Coercion {
 pub struct Coercions {
     /// Per input type, its fields that are, or may hold, an `ID` or a `Long`.
     inputs: HashMap<String, Vec<(String, Coercion)>>,
+    /// Per field of the `Query` type, the plans of its arguments (the fast path of
+    /// `project.rs` coerces a plain query's arguments with them).
+    queries: HashMap<String, ArgumentPlans>,
 }
 
 impl Coercions {
@@ -62,7 +65,22 @@ impl Coercions {
                 _ => None,
             })
             .collect();
-        Coercions { inputs }
+        let mut coercions = Coercions {
+            inputs,
+            queries: HashMap::new(),
+        };
+        if let Some(Kind::Object(fields)) = reg.types.get("Query").map(|t| &t.kind) {
+            coercions.queries = fields
+                .iter()
+                .map(|f| (f.name.clone(), coercions.of_arguments(&f.args)))
+                .collect();
+        }
+        coercions
+    }
+
+    /// The argument plans of the `Query` field `name`, made when the schema was built.
+    pub fn of_query_field(&self, name: &str) -> Option<&ArgumentPlans> {
+        self.queries.get(name)
     }
 
     /// Where the `ID`s and `Long`s of a field's arguments `args` can be, read once when the schema is
@@ -86,7 +104,18 @@ impl Coercions {
     /// Coerces a `filters` argument `value` of input type `input` (`TagFiltersInput`), as
     /// [`Coercions::coerce_arguments`] coerces a root field's arguments.
     pub fn coerce_filters(&self, input: &str, value: &mut Value) {
-        self.coerce(&Coercion::Input(input.to_owned()), value);
+        if let Value::Object(object) = value {
+            self.coerce_input(input, object);
+        }
+    }
+
+    /// Coerces the fields of an `object` given for the input type `name`.
+    fn coerce_input(&self, name: &str, object: &mut Map<String, Value>) {
+        for (field, plan) in self.inputs.get(name).into_iter().flatten() {
+            if let Some(value) = object.get_mut(field) {
+                self.coerce(plan, value);
+            }
+        }
     }
 
     fn coerce(&self, plan: &Coercion, value: &mut Value) {
@@ -111,13 +140,7 @@ impl Coercions {
                 items.iter_mut().for_each(|item| self.coerce(inner, item));
             }
             (Coercion::List(inner), value) => self.coerce(inner, value),
-            (Coercion::Input(name), Value::Object(object)) => {
-                for (field, plan) in self.inputs.get(name).into_iter().flatten() {
-                    if let Some(value) = object.get_mut(field) {
-                        self.coerce(plan, value);
-                    }
-                }
-            }
+            (Coercion::Input(name), Value::Object(object)) => self.coerce_input(name, object),
             _ => {}
         }
     }

@@ -156,6 +156,9 @@ pub struct Loaded {
     pub uid: Option<String>,
     /// The type whose fields the sub-selection selects.
     pub target: Option<String>,
+    /// The input type of the field's `filters` argument (`TagFiltersInput`), named once
+    /// when the catalog is built.
+    pub filters_input: Option<String>,
     /// A dynamic zone's members: (GraphQL type, component uid).
     pub members: Vec<(String, String)>,
 }
@@ -169,8 +172,8 @@ impl Loaded {
         given: Option<serde_json::Value>,
     ) -> Option<serde_json::Value> {
         let mut given = given?;
-        if let Some(target) = &self.target {
-            ids.coerce_filters(&format!("{target}FiltersInput"), &mut given);
+        if let Some(input) = &self.filters_input {
+            ids.coerce_filters(input, &mut given);
         }
         meaningful(given)
     }

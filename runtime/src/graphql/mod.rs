@@ -161,6 +161,7 @@ pub fn catalog(model: &Model) -> Catalog {
             let loaded = dynamic::Loaded {
                 attr: attr.name.clone(),
                 uid,
+                filters_input: target.as_deref().map(names::filters_name),
                 target,
                 members,
             };

@@ -215,7 +215,10 @@ impl<'a> Walk<'_, 'a> {
             };
         }
         let coercions = self.plain.coercions;
-        coercions.coerce_arguments(&coercions.of_arguments(&def.args), &mut args);
+        match coercions.of_query_field(&def.name) {
+            Some(plans) => coercions.coerce_arguments(plans, &mut args),
+            None => coercions.coerce_arguments(&coercions.of_arguments(&def.args), &mut args),
+        }
         Some(args)
     }
 

@@ -494,6 +494,7 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
             .iter()
             .any(|p| p.key == PopulateKey::Localizations),
         refuses_unknown_keys: true,
+        answers_before_self_sync: true,
     };
     // The answer: the version written, shaped by the query's `fields` and `populate`.
     q.filters = None;

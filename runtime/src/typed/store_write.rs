@@ -145,6 +145,7 @@ impl Store {
             fields_omit_locale: false,
             shows_localizations: false,
             refuses_unknown_keys: true,
+            answers_before_self_sync: true,
         };
         let read = |reader: &Reader<'_>, written: Written| {
             self.written_entry::<T>(reader, &written, options.status)

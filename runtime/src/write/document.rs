@@ -91,6 +91,10 @@ pub struct DocumentWrite<'a> {
     /// once when the input is checked ([`Self::resolve_targets`]) and again when its
     /// links are written. Cleared when a publish starts.
     lookups: RefCell<HashMap<Lookup, Option<i64>>>,
+    /// The self-relation syncs of this write's publishes, `(draft, new published row)`,
+    /// when they wait for the answer to be read (`Some`): see
+    /// [`Self::answering_before_self_sync`].
+    self_syncs: Option<RefCell<Vec<(i64, i64)>>>,
 }
 
 /// A document's component attributes, each with its items: the component and its scalar
@@ -301,7 +305,32 @@ impl<'a> DocumentWrite<'a> {
             fields_omit_locale: false,
             before_sync: None,
             lookups: RefCell::default(),
+            self_syncs: None,
         }
+    }
+
+    /// Leaves each publish's self-relation sync ([`Self::sync_self_relations`]) until
+    /// [`Self::finish`], so that the answer, read in between, shows the published row as
+    /// Strapi's REST answer does: its publish reads the entry it creates, and only then
+    /// gives the new row its links to itself and to the other rows of its type
+    /// (`repository.js`: `entries.publish`, then `selfReferentialRelations.sync`). The
+    /// GraphQL plugin resolves relations after the whole write, so it shows them.
+    pub fn answering_before_self_sync(mut self, yes: bool) -> Self {
+        self.self_syncs = yes.then(RefCell::default);
+        self
+    }
+
+    /// Runs what waited for the answer ([`Self::answering_before_self_sync`]).
+    pub fn finish(&self) -> Result<(), WriteError> {
+        let pending = self
+            .self_syncs
+            .as_ref()
+            .map(|s| s.take())
+            .unwrap_or_default();
+        for (draft, new) in pending {
+            self.sync_self_relations(draft, new)?;
+        }
+        Ok(())
     }
 
     /// Keeps, when an i18n sync changes other locales' rows, what the answer's
@@ -1097,7 +1126,13 @@ impl<'a> DocumentWrite<'a> {
             if !self.carry_needed(&t) {
                 continue;
             }
-            let links = self.rows.links(t.table, t.end, old)?;
+            let mut links = self.rows.links(t.table, t.end, old)?;
+            // The old row's links to itself go with it: the self-relation sync makes the
+            // new row's (`unidirectional-relations.js` leaves out the rows whose source is
+            // being republished too). Restoring them would point at the deleted row.
+            if t.end == End::Target && t.owner == self.schema.id {
+                links.retain(|l| l.other != old);
+            }
             match t.end {
                 End::Owner => c.owned.push((t.table.table.clone(), links)),
                 End::Target => c.incoming.push((t.table.table.clone(), links)),
@@ -1289,7 +1324,13 @@ impl<'a> DocumentWrite<'a> {
                 }
             }
         }
-        self.sync_self_relations(draft, new)
+        match &self.self_syncs {
+            Some(pending) => {
+                pending.borrow_mut().push((draft, new));
+                Ok(())
+            }
+            None => self.sync_self_relations(draft, new),
+        }
     }
 
     /// Strapi's self-relation sync after a publish (`self-referential-relations.js`): for

@@ -79,6 +79,11 @@ pub struct WriteRequest<'a> {
     /// only calls `sanitize.input`, and its typed inputs leave room for unknown keys only
     /// inside zone items (a JSON scalar), which Strapi then ignores.
     pub refuses_unknown_keys: bool,
+    /// Whether the answer shows a published row before its self-relation sync gives it
+    /// its links to itself and to other rows of its type, as Strapi's REST answer does
+    /// (REST and the typed API); GraphQL resolves relations after the write and shows
+    /// them ([`document::DocumentWrite::answering_before_self_sync`]).
+    pub answers_before_self_sync: bool,
 }
 
 /// The version a write left, for its answer.
@@ -177,7 +182,8 @@ fn run<T>(
         let doc = document::DocumentWrite::new(w, store, schema, req.now_ms)
             .showing(&shown)
             .fields_omit_locale(req.fields_omit_locale)
-            .keeping_shown_localizations(req.shows_localizations);
+            .keeping_shown_localizations(req.shows_localizations)
+            .answering_before_self_sync(req.answers_before_self_sync);
         let document_id = match (action, req.document_id) {
             (Action::Create, _) => doc.create(&values, locale.as_deref(), req.status)?,
             (Action::Update, Some(id)) => {
@@ -203,7 +209,9 @@ fn run<T>(
             localizations_before_sync: doc.shown_before_sync(),
         };
         let exec: &dyn Executor = w;
-        Ok(answer(&store.reader(exec), written)?)
+        let answered = answer(&store.reader(exec), written)?;
+        doc.finish()?;
+        Ok(answered)
     })
 }
 

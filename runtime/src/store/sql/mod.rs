@@ -1114,12 +1114,9 @@ impl<'a> Builder<'a> {
         key: &SortKey,
         alias: Option<&str>,
     ) -> Option<(SelectStatement, Expr, Option<Expr>)> {
-        let alone = SortKey {
-            shared_hops: 0,
-            ..key.clone()
-        };
+        // A run of one key: `sort_rows` reads no `shared_hops` of a run's first key.
         let (s, mut columns, root_key) =
-            self.sort_rows(schema, std::slice::from_ref(&alone), alias)?;
+            self.sort_rows(schema, std::slice::from_ref(key), alias)?;
         Some((s, columns.pop()?, root_key))
     }
 
