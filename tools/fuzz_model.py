@@ -77,13 +77,41 @@ class Model:
 
 # ------------------------------------------------------------------------------------ content
 
+# Values a validator refuses, or takes at an edge, by attribute type (--bad); BAD_ANY for
+# every type. NULL is sent as JSON null (a scalar of None is left out).
+NULL = object()
+BAD_ANY = [[], {}, {"a": 1}, [1, 2], "", True, 0, -1, 1.5, "x" * 300, "'; DROP TABLE x; --", NULL]
+BAD_VALUES = {
+    "string": [123, " ", "\u0000", "é" * 255, "é" * 256],
+    "text": [12, "a\nb"],
+    "richtext": [12],
+    "email": ["not-an-email", "a@b", "@example.com", "A@EXAMPLE.COM", " a@example.com"],
+    "uid": ["a b", "UPPER", "a/b", "é", "-a-", "a" * 256, 12],
+    "enumeration": ["four", "ONE", 1, ""],
+    "integer": [2 ** 31, -2 ** 31 - 1, 2 ** 31 - 1, "12", "1e3", 1e3, 12.0, "0x10", "-0"],
+    "biginteger": ["9223372036854775807", "9223372036854775808", 2 ** 53 + 1, "-12", "1.5", " 3"],
+    "float": ["1.5", 1e308, -0.0, "NaN", 1e-320],
+    "decimal": ["1.5", "1,5", 1e20, 0.1 + 0.2],
+    "boolean": ["true", "false", 1, 0, "yes", "1", "t"],
+    "date": ["2024-02-30", "2024-13-01", "24-01-01", "2024-01-01T10:00:00Z", 20240101, "2024-1-1"],
+    "datetime": ["2024-01-01", "2024-01-01T25:00:00Z", "yesterday", 1704067200000, "2024-01-01 10:00",
+                 "2024-01-01T10:00:00+02:00"],
+    "time": ["25:00", "10:00", "10:00:00", "10:61:00.000", 1000, "10:00:00.1234"],
+    "json": ["{", "[1,2]", 12, "x", NULL],
+    "password": [12, "short", "x" * 80],
+}
+
+
 class Writer:
     def __init__(self, model, port, auth, rnd):
         self.m, self.port, self.auth, self.r = model, port, auth, rnd
         self.ids = {u: [] for u in model.types}
+        self.bad = 0.0  # the share of scalar values that are wrong or at an edge (--bad)
 
     def scalar(self, a, name):
         t, r = a["type"], self.r
+        if self.bad and r.random() < self.bad:
+            return r.choice(BAD_VALUES.get(t, []) + BAD_ANY)
         if t in ("string", "text", "richtext"):
             return " ".join(r.sample(WORDS, r.randint(1, 3)))
         if t == "email":
@@ -150,7 +178,9 @@ class Writer:
                 continue
             else:
                 v = self.scalar(a, name)
-                if v is not None:
+                if v is NULL:
+                    out[name] = None
+                elif v is not None:
                     out[name] = v
         return out
 
@@ -523,6 +553,7 @@ def compare_writes(args, model, project, rel, work, auth, rnd):
                        schemas=args.schemas)
     try:
         w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
+        w.bad = args.bad
         if args.log:
             w.log = open(args.log, "w")
         w.fill(args.docs)
@@ -552,6 +583,8 @@ def main():
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--writes", action="store_true",
                     help="compare writes instead: every write goes to both servers, each on its own copy")
+    ap.add_argument("--bad", type=float, default=0.0,
+                    help="--writes: this share of scalar values is wrong or at an edge (BAD_VALUES)")
     ap.add_argument("--log", help="--writes: write each request as strata got it to this file (JSON lines), "
                     "and strata's starting database to this path + .db")
     ap.add_argument("--keep", help="copy the database Strapi wrote to this path")

@@ -34,14 +34,19 @@ pub fn js_number(s: &str) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-/// Formats a number the way JavaScript's `String(n)` does for the values we print
-/// (integers without `.0`, shortest round-trip digits otherwise).
+/// Formats a number the way JavaScript's `String(n)` does (ECMAScript's
+/// Number::toString): the shortest digits that read back as `v`, padded with zeros up to
+/// the decimal point below 1e21 (2^63 is `9223372036854776000`, not its exact value),
+/// integers without `.0`, `0` for -0.
 pub fn js_number_string(v: f64) -> String {
     if v.is_nan() {
         return "NaN".into();
     }
-    if v == v.trunc() && v.abs() < 1e21 {
-        return format!("{}", v as i128);
+    if v.is_infinite() {
+        return if v > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if v == 0.0 {
+        return "0".into();
     }
     // Past 1e21 and below 1e-6, JavaScript writes an exponent (`1e+21`, `1.5e-7`).
     if v.is_finite() && (v.abs() >= 1e21 || v.abs() < 1e-6) {
@@ -412,6 +417,20 @@ mod tests {
         assert_eq!(js_number_string(-1.2345e25), "-1.2345e+25");
         assert_eq!(js_number_string(1.5e-7), "1.5e-7");
         assert_eq!(js_number_string(0.000001), "0.000001");
+        // Past 2^53 the shortest digits, then zeros (Strapi's biginteger on SQLite).
+        assert_eq!(js_number_string(i64::MAX as f64), "9223372036854776000");
+        assert_eq!(js_number_string(-(2f64.powi(63))), "-9223372036854776000");
+        assert_eq!(
+            js_number_string(9_007_199_254_740_993i64 as f64),
+            "9007199254740992"
+        );
+        assert_eq!(
+            js_number_string(1.2345678901234568e20),
+            "123456789012345680000"
+        );
+        assert_eq!(js_number_string(-0.0), "0");
+        assert_eq!(js_number_string(f64::INFINITY), "Infinity");
+        assert_eq!(js_number_string(f64::NEG_INFINITY), "-Infinity");
     }
 
     #[test]

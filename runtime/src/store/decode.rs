@@ -213,6 +213,11 @@ mod tests {
             Decode::BigInt.decode(Cell::Int(9_007_199_254_740_993)),
             Json::String("9007199254740992".into())
         );
+        // Past 2^53 JavaScript writes the shortest digits, then zeros.
+        assert_eq!(
+            Decode::BigInt.decode(Cell::Int(i64::MAX)),
+            Json::String("9223372036854776000".into())
+        );
         // Within 2^53 a JavaScript number is exact.
         for i in [9_007_199_254_740_992i64, -9_007_199_254_740_991, 0, -42] {
             assert_eq!(

@@ -1136,6 +1136,12 @@ pub fn publish_failures(
                 continue;
             }
             StoredValue::Text(t) => Value::String(t.clone()),
+            // A stored biginteger is checked as its exact text: as a JavaScript number
+            // (what Strapi's read hands its validator) the largest ones round past 2^63,
+            // which a value given in a request may not be.
+            StoredValue::Integer(i) if matches!(ty, ScalarType::BigInteger) => {
+                Value::String(i.to_string())
+            }
             StoredValue::Integer(i) => Value::from(*i),
             StoredValue::Real(f) => Value::from(*f),
             // Dates, times and bytes have no rule of the published version.
