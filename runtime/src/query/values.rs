@@ -45,8 +45,9 @@ pub fn js_number_string(v: f64) -> String {
     if v.is_infinite() {
         return if v > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
-    if v == 0.0 {
-        return "0".into();
+    // Integers JavaScript holds exactly (and -0, written `0`) print as integers.
+    if v == v.trunc() && v.abs() <= 9_007_199_254_740_992.0 {
+        return (v as i64).to_string();
     }
     // Past 1e21 and below 1e-6, JavaScript writes an exponent (`1e+21`, `1.5e-7`).
     if v.is_finite() && (v.abs() >= 1e21 || v.abs() < 1e-6) {
