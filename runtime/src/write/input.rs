@@ -372,6 +372,12 @@ struct Collected {
     date: Option<String>,
     /// Whether a date or time failure is inside a component (not the entry's own).
     date_in_component: bool,
+    /// Where `date` was found, in the order Strapi's entity manager meets its values
+    /// ([`Collected::date_fail`]).
+    date_at: Vec<(u8, usize, usize)>,
+    /// The place of the object being parsed: per level, the component attribute's index
+    /// and the item's ([`Collected::date_fail`]).
+    at: Vec<(u8, usize, usize)>,
     /// The data as relation errors show it.
     shown: Option<Value>,
     /// The validation the values go through.
@@ -387,6 +393,31 @@ struct Collected {
 impl Collected {
     fn phase(&self) -> Phase {
         self.phase.unwrap_or(Phase::Draft)
+    }
+
+    /// Records a date or time failure of the attribute `attr` of the object being parsed,
+    /// if Strapi meets it first. Its entity manager throws the first it meets: it makes an
+    /// entry's components before its row, each component's own before the component's
+    /// row (attributes in schema order, items in list order), and converts a row's values
+    /// in schema order; so at each object, a failure inside one of its components comes
+    /// before one of its own values.
+    fn date_fail(&mut self, message: String, attr: usize) {
+        let mut at = self.at.clone();
+        at.push((1, attr, 0));
+        if self.date.is_none() || at < self.date_at {
+            self.date_in_component = at.len() > 1;
+            self.date = Some(message);
+            self.date_at = at;
+        }
+    }
+
+    /// Parses the item `item` of the component attribute `attr` (`f` does), with the
+    /// failures found there placed under it ([`Collected::date_fail`]).
+    fn within<T>(&mut self, attr: usize, item: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.at.push((0, attr, item));
+        let out = f(self);
+        self.at.pop();
+        out
     }
 
     /// Records the relations check's failure, if it is the first.
@@ -609,10 +640,7 @@ fn parse_object(
                 Ok(value) => input.scalars.push((attr.id, value)),
                 Err(Fail::Rule(f)) => c.failures.push(*f),
                 Err(Fail::Rules(f)) => c.failures.extend(f),
-                Err(Fail::Date(m)) => {
-                    c.date.get_or_insert(m);
-                    c.date_in_component |= !path.is_empty();
-                }
+                Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
             },
             AttributeKind::Media(_) if is_media_connect(v) => {
                 let files = |key: &str| {
@@ -671,7 +699,8 @@ fn parse_object(
                         p.push(i.to_string());
                     }
                     match item {
-                        Value::Object(o) => out.push(component(model, cs, o, &p, c)),
+                        Value::Object(o) => out
+                            .push(c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c))),
                         // yup casts a list's item that is not an object to null.
                         Value::Null => c.failures.push(type_failure(&p, "object", item)),
                         other => c.failures.push(cast_to_null_failure(&p, "object", other)),
@@ -710,7 +739,9 @@ fn parse_object(
                     let uid = o.get("__component").and_then(Value::as_str);
                     match uid.and_then(|u| model.by_uid(u)) {
                         Some(cs) if cs.kind == crate::schema::SchemaKind::Component => {
-                            out.push(component(model, cs, o, &p, c));
+                            out.push(
+                                c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c)),
+                            );
                         }
                         _ => {
                             let mut cp = p.clone();
@@ -1577,6 +1608,58 @@ fn relation(v: &Value) -> Option<RelationInput> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
+
+    #[test]
+    fn a_components_date_fails_before_the_entrys_own() {
+        // Strapi's entity manager makes the components (nested ones first) before it
+        // converts the entry's row, and throws the first date it cannot read.
+        let files = [
+            (
+                "api/event/content-types/event/schema.json",
+                r#"{"kind":"collectionType","collectionName":"events",
+                "info":{"singularName":"event","pluralName":"events","displayName":"Event"},
+                "attributes":{"at":{"type":"datetime"},"day":{"type":"date"},
+                "steps":{"type":"component","repeatable":true,"component":"plan.step"}}}"#,
+            ),
+            (
+                "components/plan/step.json",
+                r#"{"collectionName":"components_plan_steps","info":{"displayName":"step"},
+                "attributes":{"on":{"type":"date"},
+                "inner":{"type":"component","repeatable":false,"component":"plan.inner"}}}"#,
+            ),
+            (
+                "components/plan/inner.json",
+                r#"{"collectionName":"components_plan_inners","info":{"displayName":"inner"},
+                "attributes":{"time":{"type":"time"}}}"#,
+            ),
+        ];
+        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let schema = model.by_uid("api::event.event").unwrap();
+        let date_of = |data: Value| {
+            let data = data.as_object().unwrap().clone();
+            let parse = DataParse {
+                model: &model,
+                schema,
+                data: &data,
+                shown: &Value::Null,
+                phase: Phase::Publish,
+                creation: true,
+            };
+            let refused = parse.parse_or_refuse().err().unwrap();
+            (refused.date.clone().unwrap(), refused.date_in_component)
+        };
+        let (first, in_component) = date_of(serde_json::json!({
+            "at": {}, "day": "2024-13-01",
+            "steps": [{"on": "2024-01-01"}, {"on": "x", "inner": {"time": "25:00"}}]
+        }));
+        assert!(in_component);
+        // The second step's inner component, made before the step's own row.
+        assert_eq!(first, time(&serde_json::json!("25:00")).unwrap_err());
+        let (first, in_component) = date_of(serde_json::json!({"day": "x", "at": "y"}));
+        assert!(!in_component);
+        // The entry's own values in schema order: `at` before `day`.
+        assert_eq!(first, datetime(&serde_json::json!("y")).unwrap_err());
+    }
 
     #[test]
     fn emails_are_checked_as_yup_0_32_checks_them() {
