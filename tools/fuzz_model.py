@@ -255,11 +255,12 @@ class DualWriter(Writer):
             path_b = path.replace(mine, other) if mine in path else None
             if path_b:
                 path = path_b
-        b = self.one(self.strata_port, method, self.to_strata_path(path), json.loads(theirs))
+        strata_path, strata_body = self.to_strata_path(path), json.loads(theirs)
+        b = self.one(self.strata_port, method, strata_path, strata_body)
         if self.log:
-            self.log.write(json.dumps({"method": method, "path": self.to_strata_path(path), "body": json.loads(theirs),
-                                       "strapi": a[0], "strata": b[0],
-                                       "made": (b[1].get("data") or {}).get("documentId") if method != "DELETE" and isinstance(b[1], dict) else None}) + "\n")
+            made = (b[1].get("data") or {}).get("documentId") if isinstance(b[1], dict) else None
+            self.log.write(json.dumps({"method": method, "path": strata_path, "body": strata_body,
+                                       "strapi": a[0], "strata": b[0], "made": made}) + "\n")
         # A new document (a POST, or a single type's first PUT): strata's id for Strapi's.
         if method in ("POST", "PUT") and a[0] in (200, 201) and b[0] == a[0]:
             mine, other = a[1]["data"].get("documentId"), b[1]["data"].get("documentId")
@@ -549,13 +550,13 @@ def compare_writes(args, model, project, rel, work, auth, rnd):
     copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
     if args.log:
         shutil.copyfile(copy, args.log + ".db")
+    w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
+    w.bad = args.bad
+    if args.log:
+        w.log = open(args.log, "w")
     strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
                        schemas=args.schemas)
     try:
-        w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
-        w.bad = args.bad
-        if args.log:
-            w.log = open(args.log, "w")
         w.fill(args.docs)
         w.deletes(2)
         w.fill(max(1, args.docs // 2))
@@ -564,6 +565,8 @@ def compare_writes(args, model, project, rel, work, auth, rnd):
         print(f"{len(w.differing)} of {w.steps} writes answered otherwise", flush=True)
     finally:
         strata.stop()
+        if w.log:
+            w.log.close()
     tables = table_differences(os.path.join(project, rel), copy, {v: k for k, v in w.docs.items()})
     for t in tables:
         print("table", t, flush=True)

@@ -215,9 +215,9 @@ impl<'a> Walk<'_, 'a> {
             };
         }
         let coercions = self.plain.coercions;
-        match coercions.of_query_field(&def.name) {
-            Some(plans) => coercions.coerce_arguments(plans, &mut args),
-            None => coercions.coerce_arguments(&coercions.of_arguments(&def.args), &mut args),
+        // `def` is a field of `Query`, whose plans were made with the schema.
+        if let Some(plans) = coercions.of_query_field(&def.name) {
+            coercions.coerce_arguments(plans, &mut args);
         }
         Some(args)
     }

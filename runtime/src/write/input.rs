@@ -370,8 +370,6 @@ struct Collected {
     failures: Vec<Failure>,
     /// The first date or time failure (reported only when yup found nothing).
     date: Option<String>,
-    /// Whether a date or time failure is inside a component (not the entry's own).
-    date_in_component: bool,
     /// Where `date` was found, in the order Strapi's entity manager meets its values
     /// ([`Collected::date_fail`]).
     date_at: Vec<(u8, usize, usize)>,
@@ -405,7 +403,6 @@ impl Collected {
         let mut at = self.at.clone();
         at.push((1, attr, 0));
         if self.date.is_none() || at < self.date_at {
-            self.date_in_component = at.len() > 1;
             self.date = Some(message);
             self.date_at = at;
         }
@@ -605,7 +602,8 @@ impl DataParse<'_> {
             failures: c.failures,
             relations,
             date: c.date,
-            date_in_component: c.date_in_component,
+            // Placed under a component item: inside a component.
+            date_in_component: c.date_at.len() > 1,
             input,
         }))
     }
@@ -1608,6 +1606,7 @@ fn relation(v: &Value) -> Option<RelationInput> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_components_date_fails_before_the_entrys_own() {
@@ -1648,17 +1647,17 @@ mod tests {
             let refused = parse.parse_or_refuse().err().unwrap();
             (refused.date.clone().unwrap(), refused.date_in_component)
         };
-        let (first, in_component) = date_of(serde_json::json!({
+        let (first, in_component) = date_of(json!({
             "at": {}, "day": "2024-13-01",
             "steps": [{"on": "2024-01-01"}, {"on": "x", "inner": {"time": "25:00"}}]
         }));
         assert!(in_component);
         // The second step's inner component, made before the step's own row.
-        assert_eq!(first, time(&serde_json::json!("25:00")).unwrap_err());
-        let (first, in_component) = date_of(serde_json::json!({"day": "x", "at": "y"}));
+        assert_eq!(first, time(&json!("25:00")).unwrap_err());
+        let (first, in_component) = date_of(json!({"day": "x", "at": "y"}));
         assert!(!in_component);
         // The entry's own values in schema order: `at` before `day`.
-        assert_eq!(first, datetime(&serde_json::json!("y")).unwrap_err());
+        assert_eq!(first, datetime(&json!("y")).unwrap_err());
     }
 
     #[test]
@@ -1697,7 +1696,6 @@ mod tests {
             assert_eq!(is_email(email), valid, "{email}");
         }
     }
-    use serde_json::json;
 
     #[test]
     fn times_take_seconds_and_up_to_three_fraction_digits() {
