@@ -98,6 +98,9 @@ pub enum Database {
     Sqlite {
         dir: PathBuf,
         file: PathBuf,
+        /// A read-only connection kept for the snapshots (a new one would parse the
+        /// schema again each time).
+        reader: Box<rusqlite::Connection>,
     },
     Postgres {
         pool: Box<PgPool>,
@@ -127,7 +130,8 @@ impl Database {
         match run.backend {
             Backend::Sqlite => {
                 let (dir, file) = common::blog_db_copy("replay");
-                Database::Sqlite { dir, file }
+                let reader = Box::new(snapshot::sqlite_reader(&file));
+                Database::Sqlite { dir, file, reader }
             }
             Backend::Postgres => {
                 let copy = PgCopy::create(run.template.as_ref().unwrap());
@@ -189,7 +193,7 @@ impl Database {
     /// Every table, as the recorder reads it.
     pub fn snapshot(&self) -> db::Snapshot {
         match self {
-            Database::Sqlite { file, .. } => snapshot::sqlite(file),
+            Database::Sqlite { reader, .. } => snapshot::sqlite(reader),
             Database::Postgres { pool, .. } => snapshot::postgres(pool),
             Database::Mysql { pool, .. } => snapshot::mysql(pool),
         }

@@ -121,10 +121,71 @@ const SEEDED_TABLES: [&str; 5] = [
     "up_permissions_role_lnk",
 ];
 
-/// One table: its primary key columns (empty: none) and its rows, column → raw value.
+/// One table: its primary key columns (empty: none), its columns, and its rows, column →
+/// raw value.
+///
+/// The rows are kept as the database gave them ([`Source`]) and turned into JSON values
+/// only when asked for: most steps change a few tables, and an unchanged table is found
+/// by comparing sources, without building its rows.
 pub struct Table {
     pub pk: Vec<String>,
-    pub rows: Vec<Map<String, Value>>,
+    pub columns: Vec<String>,
+    source: Source,
+    rows: std::sync::OnceLock<Vec<Row>>,
+}
+
+/// A table's rows as read: equal sources, equal rows (in the same order).
+#[derive(PartialEq)]
+pub enum Source {
+    /// A JSON array of row objects (PostgreSQL's `jsonb_agg`, MariaDB's `JSON_OBJECT`s).
+    Json(String),
+    /// SQLite's values, row by row in column order, each as [`Table::rows`] gives it.
+    Values(Vec<Vec<Value>>),
+}
+
+impl Table {
+    pub fn new(pk: Vec<String>, columns: Vec<String>, source: Source) -> Table {
+        Table {
+            pk,
+            columns,
+            source,
+            rows: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The rows, column → raw value.
+    pub fn rows(&self) -> &[Row] {
+        self.rows.get_or_init(|| match &self.source {
+            Source::Json(text) => serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("the rows of a table: {e}: {}", short_text(text))),
+            Source::Values(rows) => rows
+                .iter()
+                .map(|row| {
+                    self.columns
+                        .iter()
+                        .cloned()
+                        .zip(row.iter().cloned())
+                        .collect()
+                })
+                .collect(),
+        })
+    }
+
+    /// Whether `other` holds the same rows in the same order (read the same way).
+    pub fn same_rows(&self, other: &Table) -> bool {
+        self.source == other.source
+    }
+
+    /// Keeps the rows `keep` takes.
+    pub fn retain(&mut self, keep: impl Fn(&Row) -> bool) {
+        let rows: Vec<Row> = self.rows().iter().filter(|r| keep(r)).cloned().collect();
+        self.source = Source::Json(serde_json::to_string(&rows).unwrap_or_default());
+        self.rows = std::sync::OnceLock::from(rows);
+    }
+}
+
+fn short_text(text: &str) -> &str {
+    text.get(..200).unwrap_or(text)
 }
 
 /// Every table of a database, by name.
@@ -133,15 +194,31 @@ pub struct Snapshot(pub BTreeMap<String, Table>);
 impl Snapshot {
     /// How many rows `table` holds (`None`: no such table).
     pub fn rows(&self, table: &str) -> Option<usize> {
-        self.0.get(table).map(|t| t.rows.len())
+        self.0.get(table).map(|t| t.rows().len())
     }
 
     /// Every `document_id` value of every table.
     pub fn document_ids(&self) -> std::collections::BTreeSet<String> {
-        let rows = self.0.values().flat_map(|t| &t.rows);
+        let rows = self.0.values().flat_map(|t| t.rows());
         rows.filter_map(|r| r.get("document_id")?.as_str().map(str::to_string))
             .collect()
     }
+}
+
+/// A row, column → raw value.
+type Row = Map<String, Value>;
+
+/// `before` and `after` without the rows they start with and end with in common.
+fn common_ends<'r>(before: &'r [Row], after: &'r [Row]) -> (&'r [Row], &'r [Row]) {
+    let start = before.iter().zip(after).take_while(|(b, a)| b == a).count();
+    let (before, after) = (&before[start..], &after[start..]);
+    let end = before
+        .iter()
+        .rev()
+        .zip(after.iter().rev())
+        .take_while(|(b, a)| b == a)
+        .count();
+    (&before[..before.len() - end], &after[..after.len() - end])
 }
 
 /// Values equal as the recorder's Python compares them (`1 == 1.0`).
@@ -184,8 +261,9 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> Map<String, Value> {
         before.0.keys().chain(after.0.keys()).collect();
     for name in names {
         let entry = match (before.0.get(name), after.0.get(name)) {
-            (None, Some(a)) => json!({"table_added": true, "added": a.rows}),
-            (Some(b), None) => json!({"table_removed": true, "removed": b.rows}),
+            (None, Some(a)) => json!({"table_added": true, "added": a.rows()}),
+            (Some(b), None) => json!({"table_removed": true, "removed": b.rows()}),
+            (Some(b), Some(a)) if b.same_rows(a) => continue,
             (Some(b), Some(a)) => diff_table(b, a),
             (None, None) => continue,
         };
@@ -208,10 +286,9 @@ fn diff_table(before: &Table, after: &Table) -> Value {
             false => pk.iter().map(|c| row[c].clone()).collect(),
         }
     };
-    let index = |t: &Table| -> HashMap<String, (Vec<Value>, Map<String, Value>)> {
+    let index = |rows: &[Row]| -> HashMap<String, (Vec<Value>, Row)> {
         let mut seen: HashMap<String, usize> = HashMap::new();
-        t.rows
-            .iter()
+        rows.iter()
             .map(|r| {
                 let k = key(r);
                 let text = serde_json::to_string(&k).unwrap_or_default();
@@ -221,7 +298,10 @@ fn diff_table(before: &Table, after: &Table) -> Value {
             })
             .collect()
     };
-    let (b, a) = (index(before), index(after));
+    // Rows equal on both sides change nothing, whatever the keys: only what lies between
+    // the rows the two lists start and end with in common is looked at.
+    let (b, a) = common_ends(before.rows(), after.rows());
+    let (b, a) = (index(b), index(a));
     let only = |x: &HashMap<String, (Vec<Value>, Map<String, Value>)>,
                 y: &HashMap<String, (Vec<Value>, Map<String, Value>)>| {
         let mut rows: Vec<_> = x

@@ -108,8 +108,8 @@ pub fn order_columns<'a>(
 }
 
 /// The order columns of every `*_lnk` and `*_cmps` table (with what partitions each), by
-/// table. A table's columns are read from its rows before and after a step and from the
-/// rows `diffs` add or remove (an empty table shows none).
+/// table. A table's columns are its columns before and after a step and those of the rows
+/// `diffs` add or remove.
 pub type OrderTables = BTreeMap<String, Vec<(String, String)>>;
 
 /// [`OrderTables`] of a step from `before` to `after` whose changes are `diffs`.
@@ -122,7 +122,7 @@ pub fn order_tables(
     for snapshot in [before, after] {
         for (table, t) in &snapshot.0 {
             let set = columns.entry(table).or_default();
-            set.extend(t.rows.iter().flat_map(|r| r.keys().cloned()));
+            set.extend(t.columns.iter().cloned());
         }
     }
     for diff in diffs {
@@ -212,7 +212,7 @@ fn rows_of(snapshot: &Snapshot, table: &str) -> Rows {
     let Some(t) = snapshot.0.get(table) else {
         return Rows::new();
     };
-    t.rows
+    t.rows()
         .iter()
         .map(|r| (key_text(&t.pk, r), r.clone()))
         .collect()
@@ -517,7 +517,7 @@ fn within_one_block(want: &[String], got: &[String]) -> bool {
 mod tests {
     use serde_json::json;
 
-    use super::super::db::{Snapshot, Table, diff};
+    use super::super::db::{Snapshot, Source, Table, diff};
     use super::*;
 
     #[test]
@@ -535,18 +535,19 @@ mod tests {
 
     /// `articles_tags_lnk` holding `rows` (`tag_ord` 1).
     fn links(rows: &[Link]) -> Snapshot {
-        let rows = rows
+        let rows: Vec<Value> = rows
             .iter()
             .map(|(id, article, tag, ord)| {
-                let row = json!({"id": id, "article_id": article, "tag_id": tag,
-                    "article_ord": ord, "tag_ord": 1.0});
-                row.as_object().unwrap().clone()
+                json!({"id": id, "article_id": article, "tag_id": tag,
+                    "article_ord": ord, "tag_ord": 1.0})
             })
             .collect();
-        let table = Table {
-            pk: vec!["id".to_string()],
-            rows,
-        };
+        let columns = ["id", "article_id", "tag_id", "article_ord", "tag_ord"];
+        let table = Table::new(
+            vec!["id".to_string()],
+            columns.map(str::to_string).to_vec(),
+            Source::Json(Value::Array(rows).to_string()),
+        );
         Snapshot(BTreeMap::from([("articles_tags_lnk".to_string(), table)]))
     }
 

@@ -9,26 +9,33 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use mysql::prelude::Queryable;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use strata::store::StoreError;
 use strata::store::mysql::MyPool;
 use strata::store::postgres::PgPool;
 
 use super::common::pg::pg_error;
-use super::db::{Snapshot, Table};
+use super::db::{Snapshot, Source, Table};
 use super::http::hex;
 
 /// strata's own tables: not part of Strapi's layout, never compared.
 const STRATA_TABLES: [&str; 1] = ["strata_schema"];
 
-/// Every table of the SQLite file at `path`, values as the recorder reads them: integers
-/// and reals as numbers, TEXT as a string (or `{"invalid_utf8_hex"}`), BLOB as `{"hex"}`.
-/// `sqlite_sequence` is keyed by `name`.
-pub fn sqlite(path: &Path) -> Snapshot {
-    use rusqlite::types::ValueRef;
+/// A read-only connection to the SQLite file at `path`, for [`sqlite`].
+pub fn sqlite_reader(path: &Path) -> rusqlite::Connection {
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .unwrap();
+    // Two statements a table, kept prepared.
+    conn.set_prepared_statement_cache_capacity(512);
+    conn
+}
+
+/// Every table of the SQLite database of `conn`, values as the recorder reads them: integers
+/// and reals as numbers, TEXT as a string (or `{"invalid_utf8_hex"}`), BLOB as `{"hex"}`.
+/// `sqlite_sequence` is keyed by `name`. `conn` is [`sqlite_reader`]'s.
+pub fn sqlite(conn: &rusqlite::Connection) -> Snapshot {
+    use rusqlite::types::ValueRef;
     let names: Vec<String> = conn
         .prepare("select name from sqlite_master where type = 'table' order by name")
         .unwrap()
@@ -39,7 +46,7 @@ pub fn sqlite(path: &Path) -> Snapshot {
     let mut tables = BTreeMap::new();
     for name in names {
         let mut info = conn
-            .prepare(&format!("pragma table_info(\"{name}\")"))
+            .prepare_cached(&format!("pragma table_info(\"{name}\")"))
             .unwrap();
         let mut keyed: Vec<(i64, String)> = info
             .query_map([], |r| Ok((r.get::<_, i64>(5)?, r.get::<_, String>(1)?)))
@@ -52,40 +59,43 @@ pub fn sqlite(path: &Path) -> Snapshot {
             "sqlite_sequence" => vec!["name".to_string()],
             _ => keyed.into_iter().map(|(_, c)| c).collect(),
         };
-        let mut select = conn.prepare(&format!("select * from \"{name}\"")).unwrap();
+        let mut select = conn
+            .prepare_cached(&format!("select * from \"{name}\""))
+            .unwrap();
         let columns: Vec<String> = select.column_names().map(str::to_string).collect();
         let rows = select
             .query_map([], |r| {
-                let mut row = Map::new();
-                for (i, column) in columns.iter().enumerate() {
-                    let value = match r.get_ref(i)? {
-                        ValueRef::Null => Value::Null,
-                        ValueRef::Integer(n) => json!(n),
-                        ValueRef::Real(x) => json!(x),
-                        ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
-                            Ok(s) => json!(s),
-                            Err(_) => json!({"invalid_utf8_hex": hex(bytes)}),
-                        },
-                        ValueRef::Blob(bytes) => json!({"hex": hex(bytes)}),
-                    };
-                    row.insert(column.clone(), value);
-                }
-                Ok(row)
+                (0..columns.len())
+                    .map(|i| {
+                        Ok(match r.get_ref(i)? {
+                            ValueRef::Null => Value::Null,
+                            ValueRef::Integer(n) => json!(n),
+                            ValueRef::Real(x) => json!(x),
+                            ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
+                                Ok(s) => json!(s),
+                                Err(_) => json!({"invalid_utf8_hex": hex(bytes)}),
+                            },
+                            ValueRef::Blob(bytes) => json!({"hex": hex(bytes)}),
+                        })
+                    })
+                    .collect()
             })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        tables.insert(name, Table { pk, rows });
+        tables.insert(name, Table::new(pk, columns, Source::Values(rows)));
     }
     without_strata(Snapshot(tables))
 }
 
 /// The recorder's PostgreSQL tables of `public` with their primary key columns (in key
-/// order, comma-separated; empty: none).
+/// order, comma-separated; empty: none) and their columns (comma-separated).
 const PG_TABLES: &str = "select c.relname::text, coalesce((select string_agg(a.attname, ',' \
      order by array_position(i.indkey, a.attnum)) from pg_index i join pg_attribute a on \
      a.attrelid = i.indrelid and a.attnum = any(i.indkey) where i.indrelid = c.oid and \
-     i.indisprimary), '') from pg_class c join pg_namespace n on n.oid = c.relnamespace \
+     i.indisprimary), ''), coalesce((select string_agg(a.attname, ',' order by a.attnum) \
+     from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), \
+     '') from pg_class c join pg_namespace n on n.oid = c.relnamespace \
      where n.nspname = 'public' and c.relkind = 'r' order by c.relname";
 
 /// Every table of the PostgreSQL database of `pool`, each row as `to_jsonb` gives it
@@ -93,10 +103,13 @@ const PG_TABLES: &str = "select c.relname::text, coalesce((select string_agg(a.a
 pub fn postgres(pool: &PgPool) -> Snapshot {
     let found = pool.with_client(async |c| {
         let tables = c.query(PG_TABLES, &[]).await.map_err(pg_error)?;
-        let tables: Vec<(String, String)> = tables.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let tables: Vec<(String, String, String)> = tables
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect();
         let selects: Vec<String> = tables
             .iter()
-            .map(|(name, _)| {
+            .map(|(name, _, _)| {
                 format!(
                     "select '{name}'::text, (select coalesce(jsonb_agg(to_jsonb(t)), \
                      '[]'::jsonb)::text from \"{name}\" t)"
@@ -110,9 +123,9 @@ pub fn postgres(pool: &PgPool) -> Snapshot {
         let rows: BTreeMap<String, String> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
         Ok(tables
             .into_iter()
-            .map(|(name, pk)| {
+            .map(|(name, pk, columns)| {
                 let json = rows.get(&name).cloned().unwrap_or_default();
-                (name, pk, json)
+                (name, pk, columns, json)
             })
             .collect::<Vec<_>>())
     });
@@ -155,25 +168,26 @@ pub fn mysql(pool: &MyPool) -> Snapshot {
         let rows: BTreeMap<String, Vec<u8>> = rows.into_iter().collect();
         Ok(tables
             .into_iter()
-            .map(|(name, (_, pk))| {
+            .map(|(name, (columns, pk))| {
                 let json = String::from_utf8_lossy(&rows[&name]).into_owned();
-                (name, pk.join(","), json)
+                (name, pk.join(","), columns.join(","), json)
             })
             .collect::<Vec<_>>())
     });
     from_json_tables(found.unwrap())
 }
 
-/// A snapshot of (table, primary key columns comma-separated, rows as a JSON array).
-fn from_json_tables(tables: Vec<(String, String, String)>) -> Snapshot {
-    let tables = tables.into_iter().map(|(name, pk, json)| {
-        let rows: Vec<Map<String, Value>> =
-            serde_json::from_str(&json).unwrap_or_else(|e| panic!("the rows of {name}: {e}"));
-        let pk = pk.split(',').filter(|c| !c.is_empty()).map(str::to_string);
-        let table = Table {
-            pk: pk.collect(),
-            rows,
-        };
+/// A snapshot of (table, primary key columns comma-separated, columns comma-separated,
+/// rows as a JSON array).
+fn from_json_tables(tables: Vec<(String, String, String, String)>) -> Snapshot {
+    let list = |text: &str| -> Vec<String> {
+        text.split(',')
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let tables = tables.into_iter().map(|(name, pk, columns, json)| {
+        let table = Table::new(list(&pk), list(&columns), Source::Json(json));
         (name, table)
     });
     without_strata(Snapshot(tables.collect()))
@@ -185,7 +199,7 @@ fn without_strata(mut snapshot: Snapshot) -> Snapshot {
         .0
         .retain(|name, _| !STRATA_TABLES.contains(&name.as_str()));
     if let Some(sequences) = snapshot.0.get_mut("sqlite_sequence") {
-        sequences.rows.retain(|row| {
+        sequences.retain(|row| {
             let name = row.get("name").and_then(Value::as_str);
             !name.is_some_and(|n| STRATA_TABLES.contains(&n))
         });
