@@ -574,6 +574,38 @@ fn a_full_query() {
     );
 }
 
+/// The typed queries that once formed trybuild's `pass` case: `Filter::any`, `between`, a
+/// populate `count` and a zone member's fields chain and print as Strapi reads them.
+#[test]
+fn any_between_count_and_zone_member_fields() {
+    let q = article::query()
+        .filter(
+            article::filter()
+                .title()
+                .contains("rust")
+                .and(article::filter().author().name().eqi("ada")),
+        )
+        .filter(Filter::any([
+            article::filter().views().between(10, 100),
+            article::filter().kind().eq(ArticleKind::Tutorial),
+        ]))
+        .populate(ArticlePopulate::Author.populate(AuthorPopulate::Avatar))
+        .populate(ArticlePopulate::Tags.count())
+        .populate(
+            ArticlePopulate::Blocks.on::<SharedQuote>(|q| q.fields([SharedQuoteField::Title])),
+        )
+        .fields([ArticleField::Title, ArticleField::PublishedAt])
+        .sort(article::sort().author().name().desc())
+        .page(2, 10)
+        .locale("fr");
+    let s = q.to_query_string();
+    assert!(
+        s.starts_with("filters[$and][0][title][$contains]=rust"),
+        "{s}"
+    );
+    assert!(s.contains("populate[tags][count]=true"), "{s}");
+}
+
 #[test]
 fn component_paths_for_populate_options() {
     same(
