@@ -273,3 +273,40 @@ fn private_fields_and_forbidden_relations_are_rejected_everywhere() {
     let q = parse_with(&m, "articles", "populate[0]=secret&populate[1]=author", &c).unwrap();
     assert_eq!(q.populate.0.len(), 1);
 }
+
+/// A private attribute named in an object `populate` is refused after the level's other
+/// checks, by its attribute path (`@strapi/utils`' `validatePopulate` runs `throwPrivate`
+/// after its main traversal, which validates each nested `populate` as it meets it;
+/// `throwPrivate` names `path.attribute`). Seen from the oracle on Strapi's `getstarted`
+/// example: `Invalid key one_to_one_tag at one_to_one_kitchensink.one_to_one_tag`.
+#[test]
+fn private_attributes_in_populate_are_named_by_their_path_after_other_keys() {
+    let m = schema::load(std::path::Path::new("tests/fixtures/edge/schemas")).unwrap();
+    let perms = strata::query::Permissions::all(&m);
+    let c = QueryConfig::default();
+    let parse = |plural: &str, raw: &str| {
+        let id = m.by_plural(plural).unwrap().id;
+        query::parse_query(raw, &m, id, &perms, &c).map_err(|e| e.to_body()["error"].clone())
+    };
+    let single = |raw: &str| {
+        let id = m.by_uid("api::homepage.homepage").unwrap().id;
+        query::parse_query(raw, &m, id, &perms, &c).map_err(|e| e.to_body()["error"].clone())
+    };
+    // Nested: the attribute path from the root.
+    let e = single("populate[featured][populate][reviewer]=true").unwrap_err();
+    assert_eq!(
+        e["message"], "Invalid key reviewer at featured.reviewer",
+        "{e}"
+    );
+    assert_eq!(e["details"]["path"], "featured.reviewer", "{e}");
+    assert_eq!(e["details"]["param"], "populate", "{e}");
+    // At the root the path is the key, and the message has no `at`.
+    let e = parse("everythings", "populate[reviewer]=true").unwrap_err();
+    assert_eq!(e["message"], "Invalid key reviewer", "{e}");
+    // Another invalid key of the same level is reported first, wherever it stands.
+    let e = parse("everythings", "populate[reviewer]=true&populate[nope]=true").unwrap_err();
+    assert_eq!(e["details"]["key"], "nope", "{e}");
+    // A nested level's private key comes before a later invalid key of its parent level.
+    let e = single("populate[featured][populate][reviewer]=true&populate[nope]=true").unwrap_err();
+    assert_eq!(e["details"]["key"], "reviewer", "{e}");
+}

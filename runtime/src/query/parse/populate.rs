@@ -128,10 +128,19 @@ impl Parser<'_> {
                 if let Some(items) = numeric_object_as_list(map) {
                     return self.populate_into(schema, &QsValue::Array(items), path, depth, tree);
                 }
+                // Strapi checks a level's keys for private attributes after its other
+                // checks (`validatePopulate` pipes `throwPrivate` after the main traversal,
+                // which validates nested `populate` levels as it meets them), naming the
+                // first private one by its attribute path.
+                let mut private = None;
                 for (key, val) in map {
+                    if private.is_none() && schema.attribute(key).is_some_and(|a| a.private) {
+                        let at = path.join(key).get();
+                        private = Some(QueryError::invalid_key(key, at, Param::Populate));
+                    }
                     self.populate_object_entry(schema, key, val, path, depth, tree)?;
                 }
-                Ok(())
+                private.map_or(Ok(()), Err)
             }
         }
     }
@@ -204,13 +213,6 @@ impl Parser<'_> {
             };
             return Err(QueryError::invalid_key(key, path, Param::Populate));
         };
-        if attr.private {
-            return Err(QueryError::invalid_key(
-                key,
-                Some(key.to_string()),
-                Param::Populate,
-            ));
-        }
         let target = match &attr.kind {
             AttributeKind::Relation(rel) if !rel.kind.is_morph() => rel.target,
             AttributeKind::Relation(_) => None,
@@ -250,6 +252,13 @@ impl Parser<'_> {
         };
         let full = path.join(&segments.join("."));
         let (key, target, attr) = self.populate_key(schema, first, full.get())?;
+        if attr.is_some_and(|a| a.private) {
+            return Err(QueryError::invalid_key(
+                *first,
+                Some((*first).to_string()),
+                Param::Populate,
+            ));
+        }
         let Some(target) = target else { return Ok(()) };
         if !self.relation_allowed(attr, target) {
             return Ok(()); // dropped silently, as Strapi's sanitizer does
