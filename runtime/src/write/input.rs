@@ -426,10 +426,13 @@ impl Collected {
 
     /// The fewest and most items of a repeatable component or a dynamic zone (a
     /// published version's rules, [`count_failure`]).
-    fn check_count(&mut self, attr: &Attribute, len: usize, path: &[String], v: &Value) {
-        if self.phase() == Phase::Publish
-            && let Some(f) = count_failure(attr, path, len, v)
-        {
+    fn check_count(&mut self, model: &Model, attr: &Attribute, path: &[String], v: &Value) {
+        let len = v.as_array().map_or(0, Vec::len);
+        if self.phase() != Phase::Publish {
+            return;
+        }
+        let shown = cast_list(model, attr, v, self.creation);
+        if let Some(f) = count_failure(attr, path, len, &shown) {
             self.failures.push(f);
         }
     }
@@ -467,6 +470,101 @@ pub fn count_failure(
         message,
         value: Some(shown.clone()),
     })
+}
+
+/// A repeatable component's or a zone's list as yup shows it in a `min`/`max` error: the
+/// value after the list's cast, which casts each item with its component's object schema
+/// ([`cast_item`]; Strapi's `preventCast` keeps the list's own transform from undoing
+/// that, as it runs first). A value that is not a list is shown as given.
+fn cast_list(model: &Model, attr: &Attribute, v: &Value, creation: bool) -> Value {
+    let Value::Array(items) = v else {
+        return v.clone();
+    };
+    let cast = |item: &Value| -> Value {
+        let Value::Object(o) = item else {
+            return item.clone();
+        };
+        match &attr.kind {
+            AttributeKind::Component(c) => {
+                cast_item(model, Some(model.schema(c.component)), o, creation)
+            }
+            _ => {
+                // A zone item's schema: `__component` (a string) and, when it names a
+                // component, that component's fields.
+                let schema = o
+                    .get("__component")
+                    .and_then(Value::as_str)
+                    .and_then(|uid| model.by_uid(uid))
+                    .filter(|s| s.kind == crate::schema::SchemaKind::Component);
+                let mut cast = cast_item(model, schema, o, creation);
+                if let (Value::Object(out), Some(uid)) = (&mut cast, o.get("__component")) {
+                    out.insert("__component".into(), yup_string_cast(uid));
+                }
+                cast
+            }
+        }
+    };
+    Value::Array(items.iter().map(cast).collect())
+}
+
+/// An item as yup's object schema of `schema` casts it (yup 0.32's `object._cast`): each
+/// attribute the item holds cast as its validator casts it (scalars by [`cast_changes`],
+/// lists of components and zones by [`cast_list`], single components in turn, relations
+/// and media as given); on a creation, an attribute it lacks takes its default (Strapi's
+/// `addDefault`: a list that is not required `[]`, else the schema's `default`); keys
+/// that are no attribute stay as given.
+fn cast_item(
+    model: &Model,
+    schema: Option<&Schema>,
+    o: &Map<String, Value>,
+    creation: bool,
+) -> Value {
+    let mut out = Map::new();
+    for attr in schema.map_or(&[][..], |s| &s.attributes[..]) {
+        let cast = match o.get(&attr.name) {
+            Some(v) => Some(match &attr.kind {
+                AttributeKind::Scalar(ty) => {
+                    super::yup::cast_changes(ty, v).unwrap_or_else(|| v.clone())
+                }
+                AttributeKind::Component(c) if !c.repeatable => match v {
+                    Value::Object(inner) => {
+                        cast_item(model, Some(model.schema(c.component)), inner, creation)
+                    }
+                    other => other.clone(),
+                },
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    cast_list(model, attr, v, creation)
+                }
+                AttributeKind::Relation(_) | AttributeKind::Media(_) => v.clone(),
+            }),
+            None if creation => match &attr.kind {
+                AttributeKind::Component(c) if c.repeatable && !attr.required => {
+                    Some(Value::Array(Vec::new()))
+                }
+                AttributeKind::DynamicZone(_) if !attr.required => Some(Value::Array(Vec::new())),
+                _ => attr.default.clone(),
+            },
+            None => None,
+        };
+        if let Some(cast) = cast {
+            out.insert(attr.name.clone(), cast);
+        }
+    }
+    for (key, v) in o {
+        if !out.contains_key(key) {
+            out.insert(key.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// yup's `string()` cast: a number or a boolean becomes its text, anything else stays.
+fn yup_string_cast(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => Value::String(number_text(n)),
+        Value::Bool(b) => Value::String(b.to_string()),
+        other => other.clone(),
+    }
 }
 
 /// yup's failure for a required single component that is null in a published version
@@ -690,7 +788,6 @@ fn parse_object(
                     }
                 };
                 let mut out = Vec::new();
-                let given = list.len();
                 for (i, item) in list.into_iter().enumerate() {
                     let mut p = here.clone();
                     if cf.repeatable {
@@ -704,7 +801,9 @@ fn parse_object(
                         other => c.failures.push(cast_to_null_failure(&p, "object", other)),
                     }
                 }
-                c.check_count(attr, given, &here, v);
+                if cf.repeatable {
+                    c.check_count(model, attr, &here, v);
+                }
                 input.components.push((attr.id, out));
             }
             AttributeKind::DynamicZone(_) => {
@@ -720,7 +819,6 @@ fn parse_object(
                     }
                 };
                 let mut out = Vec::new();
-                let given = list.len();
                 for (i, item) in list.into_iter().enumerate() {
                     let mut p = here.clone();
                     p.push(i.to_string());
@@ -764,7 +862,7 @@ fn parse_object(
                         }
                     }
                 }
-                c.check_count(attr, given, &here, v);
+                c.check_count(model, attr, &here, v);
                 input.components.push((attr.id, out));
             }
         }
@@ -1658,6 +1756,71 @@ mod tests {
         assert!(!in_component);
         // The entry's own values in schema order: `at` before `day`.
         assert_eq!(first, datetime(&json!("y")).unwrap_err());
+    }
+
+    #[test]
+    fn a_lists_count_error_shows_its_items_as_yup_cast_them() {
+        // The oracle, on Strapi's `getstarted` example (`address.repeat_req_min`, items of
+        // `blog.test-como` whose `name` defaults to "toto"): a POST of `[{}]` fails `min`
+        // with the value `[{"name": "toto"}]`. Items are cast by their component's
+        // schema: defaults on a creation, numbers and booleans of an enumeration as
+        // text, keys that are no attribute kept; strings stay as given.
+        let files = [
+            (
+                "api/form/content-types/form/schema.json",
+                r#"{"kind":"collectionType","collectionName":"forms",
+                "info":{"singularName":"form","pluralName":"forms","displayName":"Form"},
+                "attributes":{"items":{"type":"component","repeatable":true,"component":"f.item","min":3},
+                "zone":{"type":"dynamiczone","components":["f.item"],"max":1}}}"#,
+            ),
+            (
+                "components/f/item.json",
+                r#"{"collectionName":"components_f_items","info":{"displayName":"item"},
+                "attributes":{"name":{"type":"string","default":"toto"},
+                "kind":{"type":"enumeration","enum":["1","b"]},
+                "more":{"type":"component","repeatable":true,"component":"f.leaf"}}}"#,
+            ),
+            (
+                "components/f/leaf.json",
+                r#"{"collectionName":"components_f_leaves","info":{"displayName":"leaf"},
+                "attributes":{"on":{"type":"boolean"}}}"#,
+            ),
+        ];
+        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let schema = model.by_uid("api::form.form").unwrap();
+        let shown = |data: Value, creation: bool| -> Vec<Value> {
+            let data = data.as_object().unwrap().clone();
+            let parse = DataParse {
+                model: &model,
+                schema,
+                data: &data,
+                shown: &Value::Null,
+                phase: Phase::Publish,
+                creation,
+            };
+            let refused = parse.parse_or_refuse().err().unwrap();
+            refused
+                .failures
+                .iter()
+                .map(|f| f.value.clone().unwrap())
+                .collect()
+        };
+        let data = json!({"items": [{}, {"kind": 1, "x": 5, "more": [{"on": "true"}]}],
+            "zone": [{"__component": "f.item"}, {"__component": "f.item", "name": "x"}]});
+        assert_eq!(
+            shown(data.clone(), true),
+            [
+                json!([{"name": "toto", "more": []},
+                    {"name": "toto", "kind": "1", "x": 5, "more": [{"on": true}]}]),
+                json!([{"__component": "f.item", "name": "toto", "more": []},
+                    {"__component": "f.item", "name": "x", "more": []}]),
+            ]
+        );
+        // An update applies no defaults.
+        assert_eq!(
+            shown(data, false)[0],
+            json!([{}, {"kind": "1", "x": 5, "more": [{"on": true}]}])
+        );
     }
 
     #[test]
