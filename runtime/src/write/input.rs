@@ -1706,6 +1706,20 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// What pass 2 refuses of `data`, written to `uid` of `model` as a published version.
+    fn refused(model: &Model, uid: &str, data: Value, creation: bool) -> Refused {
+        let data = data.as_object().unwrap().clone();
+        let parse = DataParse {
+            model,
+            schema: model.by_uid(uid).unwrap(),
+            data: &data,
+            shown: &Value::Null,
+            phase: Phase::Publish,
+            creation,
+        };
+        *parse.parse_or_refuse().err().unwrap()
+    }
+
     #[test]
     fn a_components_date_fails_before_the_entrys_own() {
         // Strapi's entity manager makes the components (nested ones first) before it
@@ -1731,19 +1745,9 @@ mod tests {
             ),
         ];
         let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
-        let schema = model.by_uid("api::event.event").unwrap();
         let date_of = |data: Value| {
-            let data = data.as_object().unwrap().clone();
-            let parse = DataParse {
-                model: &model,
-                schema,
-                data: &data,
-                shown: &Value::Null,
-                phase: Phase::Publish,
-                creation: true,
-            };
-            let refused = parse.parse_or_refuse().err().unwrap();
-            (refused.date.clone().unwrap(), refused.date_in_component)
+            let refused = refused(&model, "api::event.event", data, true);
+            (refused.date.unwrap(), refused.date_in_component)
         };
         let (first, in_component) = date_of(json!({
             "at": {}, "day": "2024-13-01",
@@ -1787,22 +1791,12 @@ mod tests {
             ),
         ];
         let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
-        let schema = model.by_uid("api::form.form").unwrap();
         let shown = |data: Value, creation: bool| -> Vec<Value> {
-            let data = data.as_object().unwrap().clone();
-            let parse = DataParse {
-                model: &model,
-                schema,
-                data: &data,
-                shown: &Value::Null,
-                phase: Phase::Publish,
-                creation,
-            };
-            let refused = parse.parse_or_refuse().err().unwrap();
+            let refused = refused(&model, "api::form.form", data, creation);
             refused
                 .failures
-                .iter()
-                .map(|f| f.value.clone().unwrap())
+                .into_iter()
+                .map(|f| f.value.unwrap())
                 .collect()
         };
         let data = json!({"items": [{}, {"kind": 1, "x": 5, "more": [{"on": "true"}]}],
