@@ -280,7 +280,7 @@ fn diff_table(before: &Table, after: &Table) -> Value {
         false => &after.pk,
     };
     // Without a primary key a row is its own key (the recorder compares them as a multiset).
-    let key = |row: &Map<String, Value>| -> Vec<Value> {
+    let key = |row: &Row| -> Vec<Value> {
         match pk.is_empty() {
             true => vec![Value::Object(row.clone())],
             false => pk.iter().map(|c| row[c].clone()).collect(),
@@ -302,8 +302,7 @@ fn diff_table(before: &Table, after: &Table) -> Value {
     // the rows the two lists start and end with in common is looked at.
     let (b, a) = common_ends(before.rows(), after.rows());
     let (b, a) = (index(b), index(a));
-    let only = |x: &HashMap<String, (Vec<Value>, Map<String, Value>)>,
-                y: &HashMap<String, (Vec<Value>, Map<String, Value>)>| {
+    let only = |x: &HashMap<String, (Vec<Value>, Row)>, y: &HashMap<String, (Vec<Value>, Row)>| {
         let mut rows: Vec<_> = x
             .iter()
             .filter(|(k, _)| !y.contains_key(*k))

@@ -426,13 +426,14 @@ impl Collected {
 
     /// The fewest and most items of a repeatable component or a dynamic zone (a
     /// published version's rules, [`count_failure`]).
+    /// The list is cast for the error's value ([`cast_list`]) only when it fails.
     fn check_count(&mut self, model: &Model, attr: &Attribute, path: &[String], v: &Value) {
-        let len = v.as_array().map_or(0, Vec::len);
         if self.phase() != Phase::Publish {
             return;
         }
-        let shown = cast_list(model, attr, v, self.creation);
-        if let Some(f) = count_failure(attr, path, len, &shown) {
+        let len = v.as_array().map_or(0, Vec::len);
+        if let Some(mut f) = count_failure(attr, path, len, &Value::Null) {
+            f.value = Some(cast_list(model, attr, v, self.creation));
             self.failures.push(f);
         }
     }
