@@ -33,10 +33,10 @@ fn check_broken_schemas_fails_with_one_line_per_problem() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("10 problems in the content model:\n"),
+        stderr.starts_with("11 problems in the content model:\n"),
         "{stderr}"
     );
-    assert_eq!(stderr.lines().count(), 11, "{stderr}");
+    assert_eq!(stderr.lines().count(), 12, "{stderr}");
 }
 
 #[test]

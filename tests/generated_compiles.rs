@@ -80,7 +80,7 @@ fn strata_generate_check_accepts_fresh_code_and_reports_broken_schemas() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && out.stdout.is_empty());
     assert!(
-        stderr.starts_with("error: cannot generate code from tests/fixtures/broken: 10 problems"),
+        stderr.starts_with("error: cannot generate code from tests/fixtures/broken: 11 problems"),
         "{stderr}"
     );
     assert!(stderr.contains("relation target `api::ghost.ghost` does not exist"));

@@ -49,6 +49,9 @@ fn every_mistake_is_reported_once_with_file_path_and_problem() {
         ),
         format!("{post}: $.attributes.seo.component: component `shared.nope` does not exist"),
         format!(
+            "{post}: $.attributes.shown.conditions: unknown JSON Logic operation `matches` (json-logic-js, which Strapi evaluates conditions with, knows ==, ===, !=, !==, >, >=, <, <=, !!, !, %, log, in, cat, substr, +, *, -, /, min, max, merge, var, missing, missing_some, if, ?:, and, or, filter, map, reduce, all, none, some)"
+        ),
+        format!(
             "{post}: $.attributes.blocks.components[1]: dynamic-zone component `shared.missing` does not exist"
         ),
         format!(

@@ -133,6 +133,8 @@ enum Model {
     /// The blog plus the types of `writes/i18n/schemas` (localized types with and without
     /// draft and publish, relations between them, a localized single type without it).
     I18n,
+    /// The blog plus the types of `writes/conditions/schemas` (conditional fields).
+    Conditions,
 }
 
 impl Model {
@@ -145,6 +147,7 @@ impl Model {
             Model::Shared => Some("shared"),
             Model::Required => Some("required"),
             Model::I18n => Some("i18n"),
+            Model::Conditions => Some("conditions"),
         }
     }
 }
@@ -170,6 +173,7 @@ impl Recording {
             Some("shared") => Model::Shared,
             Some("required") => Model::Required,
             Some("i18n") => Model::I18n,
+            Some("conditions") => Model::Conditions,
             other => panic!("{name}: unknown model {other:?}"),
         };
         Recording {

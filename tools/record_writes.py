@@ -64,6 +64,7 @@ MODEL_SCHEMAS = {
     "shared": os.path.join(WRITES, "shared", "schemas"),
     "required": os.path.join(WRITES, "required", "schemas"),
     "i18n": os.path.join(WRITES, "i18n", "schemas"),
+    "conditions": os.path.join(WRITES, "conditions", "schemas"),
 }
 # Code each model's project adds to src/index.js's register(): the edge model's custom fields
 # (Strapi refuses to boot on a custom field nobody registered).

@@ -451,7 +451,7 @@ impl TsPlan<'_, '_> {
             };
             // `required` is the server's rule for scalars of the entry itself.
             let required_scalar = write != Write::Component
-                && attr.required
+                && attr.always_required()
                 && matches!(attr.kind, AttributeKind::Scalar(_));
             let optional = !(write == Write::Create && required_scalar && attr.default.is_none());
             let ty = if required_scalar || ty == "JsonValue" {

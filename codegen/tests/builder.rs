@@ -50,9 +50,9 @@ fn schema_problems_are_all_listed() {
     let CodegenError::Schema { errors, .. } = &err else {
         panic!("{err}");
     };
-    assert_eq!(errors.0.len(), 10);
+    assert_eq!(errors.0.len(), 11);
     let text = err.to_string();
-    assert!(text.starts_with("cannot generate code from ../tests/fixtures/broken: 10 problems"));
+    assert!(text.starts_with("cannot generate code from ../tests/fixtures/broken: 11 problems"));
     assert!(
         text.contains("component cycle: loop.a → loop.b → loop.a"),
         "{text}"

@@ -44,9 +44,10 @@ fn has_inputs(s: &Schema) -> bool {
     s.kind == SchemaKind::Component || (s.is_content_type() && s.origin == Origin::Api)
 }
 
-/// Whether a create must give the attribute: required, and no default to fall back on.
+/// Whether a create must give the attribute: required (with no condition that may hide
+/// it), and no default to fall back on.
 fn is_required(a: &Attribute) -> bool {
-    a.required && a.default.is_none()
+    a.always_required() && a.default.is_none()
 }
 
 impl InputNames {
@@ -170,6 +171,8 @@ impl Plan<'_> {
                 let mut notes = String::new();
                 if is_required(a) {
                     notes.push_str(", required");
+                } else if a.required && a.condition.is_some() {
+                    notes.push_str(", required where its condition (`conditions.visible`) shows it");
                 }
                 if !super::is_public(a) {
                     notes.push_str(", written but never read");

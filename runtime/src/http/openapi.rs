@@ -467,7 +467,7 @@ fn input_schema(model: &Model, relations: &RelationNames, schema: &Schema, data:
     for attr in &schema.attributes {
         if let Some(v) = attribute_input(model, relations, attr) {
             if data == Data::Create
-                && attr.required
+                && attr.always_required()
                 && attr.default.is_none()
                 && matches!(attr.kind, AttributeKind::Scalar(_))
             {

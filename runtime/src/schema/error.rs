@@ -76,6 +76,9 @@ pub enum Problem {
     /// A component does not exist.
     #[error("component `{0}` does not exist")]
     UnknownComponent(String),
+    /// An attribute's `conditions` cannot be evaluated.
+    #[error("{0}")]
+    Condition(super::ConditionError),
     /// A dynamic-zone component does not exist.
     #[error("dynamic-zone component `{0}` does not exist")]
     UnknownZoneComponent(String),

@@ -10,6 +10,7 @@
 //! This module depends on `serde_json`, `thiserror` and `indexmap` only, so that
 //! `strata-codegen` and `strata-derive` can use it without pulling in a server or a database.
 
+mod condition;
 mod error;
 mod ids;
 mod layout;
@@ -19,6 +20,7 @@ pub mod naming;
 mod resolve;
 mod tables;
 
+pub use condition::{Condition, ConditionError, Op, Rule};
 pub use error::{Problem, SchemaError, SchemaErrors};
 pub use model::*;
 pub use resolve::{

@@ -142,6 +142,9 @@ pub struct Attribute {
     pub custom_field: Option<String>,
     /// The database column for scalar attributes (`None` for relations, media, components, zones).
     pub column: Option<String>,
+    /// `conditions.visible`: a write checks the attribute only where this rule holds on
+    /// the data it validates (`write::condition`).
+    pub condition: Option<super::Condition>,
 }
 
 impl Attribute {
@@ -150,6 +153,13 @@ impl Attribute {
     /// `addUniqueValidator`). strata indexes these columns (`Model::lookup_indexes`).
     pub fn is_unique_checked(&self) -> bool {
         self.unique || matches!(self.kind, AttributeKind::Scalar(ScalarType::Uid { .. }))
+    }
+
+    /// Whether every write checks `required` on it: `required` with no condition that
+    /// may hide it (`conditions.visible`), so that typed inputs, TypeScript and the
+    /// OpenAPI document may call it required.
+    pub fn always_required(&self) -> bool {
+        self.required && self.condition.is_none()
     }
 }
 

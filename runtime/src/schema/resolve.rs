@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::Condition;
 use super::error::{Problem, SchemaError, SchemaErrors, json_type_name};
 use super::load::{self, SourceFile};
 use super::model::*;
@@ -643,6 +644,14 @@ impl<'a> Resolver<'a> {
             _ => None,
         };
         let is_password = matches!(kind, AttributeKind::Scalar(ScalarType::Password));
+        let condition = match obj.get("conditions").map(Condition::parse) {
+            None => None,
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                self.err(file, format!("{at}.conditions"), Problem::Condition(e));
+                return None;
+            }
+        };
         Some(Attribute {
             id,
             name: name.to_string(),
@@ -663,6 +672,7 @@ impl<'a> Resolver<'a> {
             },
             custom_field,
             column,
+            condition,
         })
     }
 

@@ -2541,7 +2541,22 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
         input: &Input,
     ) -> Result<Vec<FieldError>, WriteError> {
-        let mut failures = self.scalar_unique_failures(&input.scalars, document_id, locale, &[])?;
+        // What a condition hides is not checked for `unique` (`Input::unchecked`).
+        let hidden: Vec<&str> = input
+            .unchecked
+            .iter()
+            .filter_map(|a| self.schema.attributes.get(a.index()))
+            .map(|a| a.name.as_str())
+            .collect();
+        let mut failures =
+            self.scalar_unique_failures(&input.scalars, document_id, locale, &hidden)?;
+        let checked = |input: &Input| -> Vec<(AttrId, StoredValue)> {
+            let shown = input.scalars.iter();
+            shown
+                .filter(|(a, _)| !input.unchecked.contains(a))
+                .cloned()
+                .collect()
+        };
         let given: Vec<ComponentValues> = input
             .components
             .iter()
@@ -2552,7 +2567,7 @@ impl<'a> DocumentWrite<'a> {
             .map(|(a, items)| {
                 let items = items
                     .iter()
-                    .map(|c| (c.schema, c.input.scalars.clone()))
+                    .map(|c| (c.schema, checked(&c.input)))
                     .collect();
                 (*a, items)
             })
@@ -2669,12 +2684,18 @@ impl<'a> DocumentWrite<'a> {
 
     /// The scalar values of the components that row `entity` holds in its own attributes,
     /// for [`Self::component_unique_failures`]: only when one of them has a unique value.
-    fn stored_component_values(&self, entity: i64) -> Result<Vec<ComponentValues>, WriteError> {
+    /// `data` is what the row's conditions read: the attributes they hide, and the item
+    /// attributes that the items' own conditions hide, are left out.
+    fn stored_component_values(
+        &self,
+        entity: i64,
+        data: &Map<String, Value>,
+    ) -> Result<Vec<ComponentValues>, WriteError> {
         let attrs: Vec<&Attribute> = self
             .schema
             .attributes
             .iter()
-            .filter(|a| holds_unique(self.model, a))
+            .filter(|a| holds_unique(self.model, a) && !super::condition::hidden(a, data))
             .collect();
         if attrs.is_empty() {
             return Ok(Vec::new());
@@ -2687,12 +2708,21 @@ impl<'a> DocumentWrite<'a> {
                 let Some(cs) = self.model.by_uid(&l.component_type) else {
                     continue;
                 };
-                let values = self
+                let values: Vec<(AttrId, StoredValue)> = self
                     .component_values(cs, l.cmp_id)?
                     .into_iter()
                     .map(|(x, v)| (x.id, v))
                     .collect();
-                items.push((cs.id, values));
+                let item = super::condition::stored_data(cs, &values);
+                let shown = values
+                    .into_iter()
+                    .filter(|(x, _)| {
+                        cs.attributes
+                            .get(x.index())
+                            .is_none_or(|x| !super::condition::hidden(x, &item))
+                    })
+                    .collect();
+                items.push((cs.id, shown));
             }
             out.push((a.id, items));
         }
@@ -2720,15 +2750,26 @@ impl<'a> DocumentWrite<'a> {
         let stored = self.rows.values(self.table(), draft, &columns)?;
         let values: Vec<(AttrId, StoredValue)> = attrs.iter().map(|a| a.id).zip(stored).collect();
         let mut failures = super::input::publish_failures(self.schema, &values, &[]);
+        // The data the draft's conditions read (`conditions.visible`): what they hide is
+        // not checked.
+        let data = super::condition::stored_data(self.schema, &values);
+        let hidden = |a: &&Attribute| super::condition::hidden(a, &data);
         // An attribute that already fails is not also checked for `unique`.
-        let failing: Vec<&str> = failures
+        let skipped: Vec<&str> = failures
             .iter()
             .filter_map(|f| f.path.first().map(String::as_str))
+            .chain(
+                self.schema
+                    .attributes
+                    .iter()
+                    .filter(hidden)
+                    .map(|a| a.name.as_str()),
+            )
             .collect();
-        let unique = self.scalar_unique_failures(&values, document_id, locale, &failing)?;
+        let unique = self.scalar_unique_failures(&values, document_id, locale, &skipped)?;
         failures.extend(unique);
-        self.component_failures(self.schema, draft, &[], &mut failures)?;
-        let stored = self.stored_component_values(draft)?;
+        self.component_failures(self.schema, draft, &data, &[], &mut failures)?;
+        let stored = self.stored_component_values(draft, &data)?;
         failures.extend(self.component_unique_failures(&stored, document_id, locale)?);
         if failures.is_empty() {
             return Ok(());
@@ -2748,6 +2789,7 @@ impl<'a> DocumentWrite<'a> {
         &self,
         schema: &Schema,
         entity: i64,
+        data: &Map<String, Value>,
         prefix: &[String],
         out: &mut Vec<super::error::FieldError>,
     ) -> Result<(), WriteError> {
@@ -2755,6 +2797,7 @@ impl<'a> DocumentWrite<'a> {
             .attributes
             .iter()
             .filter(|a| has_own_rules(a) || holds_publish_rules(self.model, a))
+            .filter(|a| !super::condition::hidden(a, data))
             .collect();
         if checked.is_empty() {
             return Ok(());
@@ -2777,7 +2820,8 @@ impl<'a> DocumentWrite<'a> {
                         .map(|(a, v)| (a.id, v))
                         .collect();
                     out.extend(super::input::publish_failures(cs, &values, &at));
-                    self.component_failures(cs, l.cmp_id, &at, out)?;
+                    let item = super::condition::stored_data(cs, &values);
+                    self.component_failures(cs, l.cmp_id, &item, &at, out)?;
                 }
             }
             if !repeatable {

@@ -46,6 +46,10 @@ pub struct Input {
     pub components: Vec<(AttrId, Vec<ComponentInput>)>,
     /// Relation attributes given.
     pub relations: Vec<(AttrId, RelationInput)>,
+    /// Attributes given that their condition hides (`conditions.visible`,
+    /// [`super::condition`]), or every attribute given inside a hidden component: stored
+    /// as their types store them, and checked for no rule, `unique` included.
+    pub unchecked: Vec<AttrId>,
 }
 
 impl Input {
@@ -386,6 +390,9 @@ struct Collected {
     /// Whether the values make a new row (yup's `notNil` for a required attribute: an
     /// absent one must be defined) rather than update one (`notNull`: absent keeps it).
     creation: bool,
+    /// How many hidden components (`conditions.visible`) the object being parsed is
+    /// inside: Strapi validates nothing in them ([`parse_object`]).
+    hidden_depth: usize,
 }
 
 impl Collected {
@@ -719,156 +726,191 @@ fn parse_object(
     for attr in &schema.attributes {
         let mut here = path.to_vec();
         here.push(attr.name.clone());
+        // Strapi checks nothing of an attribute its condition hides on this data, nor of
+        // anything inside a hidden component.
+        let hidden = c.hidden_depth > 0 || super::condition::hidden(attr, data);
         let Some(v) = data.get(&attr.name) else {
             if c.creation
+                && !hidden
                 && let Some(f) = absent_failure(attr, &here, c.phase())
             {
                 c.failures.push(f);
             }
             continue;
         };
-        match &attr.kind {
-            AttributeKind::Scalar(ty)
-                if v.is_null() && attr.required && c.phase() == Phase::Publish =>
-            {
-                c.failures.push(required_null(&here, ty, c.creation));
+        if !hidden {
+            parse_value(model, attr, v, here, &mut input, c);
+            continue;
+        }
+        // A hidden value is only converted to its type; the items of a hidden component
+        // are hidden throughout.
+        input.unchecked.push(attr.id);
+        c.hidden_depth += 1;
+        parse_value(model, attr, v, here, &mut input, c);
+        c.hidden_depth -= 1;
+    }
+    input
+}
+
+/// One attribute's value `v`, at `here`, into `input` (its failures into `c`), checked
+/// as Strapi checks it, or only converted to its type inside a hidden attribute
+/// ([`Collected::hidden_depth`]).
+fn parse_value(
+    model: &Model,
+    attr: &Attribute,
+    v: &Value,
+    here: Vec<String>,
+    input: &mut Input,
+    c: &mut Collected,
+) {
+    let hidden = c.hidden_depth > 0;
+    match &attr.kind {
+        AttributeKind::Scalar(ty) if hidden => match unchecked_scalar(attr, ty, v, &here) {
+            Ok(value) => input.scalars.push((attr.id, value)),
+            Err(Fail::Rule(f)) => c.failures.push(*f),
+            Err(Fail::Rules(f)) => c.failures.extend(f),
+            Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
+        },
+        AttributeKind::Scalar(ty)
+            if v.is_null() && attr.required && c.phase() == Phase::Publish =>
+        {
+            c.failures.push(required_null(&here, ty, c.creation));
+        }
+        AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
+            Ok(value) => input.scalars.push((attr.id, value)),
+            Err(Fail::Rule(f)) => c.failures.push(*f),
+            Err(Fail::Rules(f)) => c.failures.extend(f),
+            Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
+        },
+        AttributeKind::Media(_) if is_media_connect(v) => {
+            let files = |key: &str| {
+                v.get(key)
+                    .map(|l| items(l).into_iter().filter_map(file_ref).collect())
+                    .unwrap_or_default()
+            };
+            let change = MediaChange {
+                connect: files("connect"),
+                disconnect: files("disconnect"),
+            };
+            input.media_changes.push((attr.id, change));
+        }
+        AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
+        AttributeKind::Relation(r) => {
+            let kept = match r.kind.is_to_many() {
+                true => std::borrow::Cow::Borrowed(v),
+                false => std::borrow::Cow::Owned(last_of_to_one(v)),
+            };
+            if names_unreadable_entry(&kept) {
+                c.relations_fail(Some(INVALID_RELATIONS));
             }
-            AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
-                Ok(value) => input.scalars.push((attr.id, value)),
-                Err(Fail::Rule(f)) => c.failures.push(*f),
-                Err(Fail::Rules(f)) => c.failures.extend(f),
-                Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
-            },
-            AttributeKind::Media(_) if is_media_connect(v) => {
-                let files = |key: &str| {
-                    v.get(key)
-                        .map(|l| items(l).into_iter().filter_map(file_ref).collect())
-                        .unwrap_or_default()
-                };
-                let change = MediaChange {
-                    connect: files("connect"),
-                    disconnect: files("disconnect"),
-                };
-                input.media_changes.push((attr.id, change));
+            if let Some(r) = relation(v) {
+                input.relations.push((attr.id, r));
             }
-            AttributeKind::Media(_) => input.media.push((attr.id, media(v))),
-            AttributeKind::Relation(r) => {
-                let kept = match r.kind.is_to_many() {
-                    true => std::borrow::Cow::Borrowed(v),
-                    false => std::borrow::Cow::Owned(last_of_to_one(v)),
-                };
-                if names_unreadable_entry(&kept) {
-                    c.relations_fail(Some(INVALID_RELATIONS));
-                }
-                if let Some(r) = relation(v) {
-                    input.relations.push((attr.id, r));
-                }
-            }
-            AttributeKind::Component(cf) => {
-                let cs = model.schema(cf.component);
-                let list = if cf.repeatable {
-                    match v {
-                        Value::Array(a) => a.iter().collect(),
-                        other => {
-                            c.failures.push(type_failure(&here, "array", other));
-                            continue;
-                        }
-                    }
-                } else {
-                    match v {
-                        Value::Object(_) => vec![v],
-                        Value::Null if attr.required && c.phase() == Phase::Publish => {
-                            c.failures.push(null_component(&here));
-                            continue;
-                        }
-                        Value::Null => Vec::new(),
-                        other => {
-                            c.failures.push(type_failure(&here, "object", other));
-                            continue;
-                        }
-                    }
-                };
-                let mut out = Vec::new();
-                for (i, item) in list.into_iter().enumerate() {
-                    let mut p = here.clone();
-                    if cf.repeatable {
-                        p.push(i.to_string());
-                    }
-                    match item {
-                        Value::Object(o) => out
-                            .push(c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c))),
-                        // yup casts a list's item that is not an object to null.
-                        Value::Null => c.failures.push(type_failure(&p, "object", item)),
-                        other => c.failures.push(cast_to_null_failure(&p, "object", other)),
-                    }
-                }
-                if cf.repeatable {
-                    c.check_count(model, attr, &here, v);
-                }
-                input.components.push((attr.id, out));
-            }
-            AttributeKind::DynamicZone(_) => {
-                let list: Vec<&Value> = match v {
+        }
+        AttributeKind::Component(cf) => {
+            let cs = model.schema(cf.component);
+            let list = if cf.repeatable {
+                match v {
                     Value::Array(a) => a.iter().collect(),
                     other => {
                         c.failures.push(type_failure(&here, "array", other));
-                        // The relations check takes the value as a list of one item.
-                        if !other.is_null() {
-                            c.relations_fail(zone_item_relations(other));
-                        }
-                        continue;
-                    }
-                };
-                let mut out = Vec::new();
-                for (i, item) in list.into_iter().enumerate() {
-                    let mut p = here.clone();
-                    p.push(i.to_string());
-                    let Value::Object(o) = item else {
-                        // yup casts a zone item that is not an object to null, and the
-                        // relations check then fails on it.
-                        c.failures.push(match item {
-                            Value::Null => type_failure(&p, "object", item),
-                            other => cast_to_null_failure(&p, "object", other),
-                        });
-                        c.relations_fail(Some(INVALID_RELATIONS));
-                        continue;
-                    };
-                    let uid = o.get("__component").and_then(Value::as_str);
-                    match uid.and_then(|u| model.by_uid(u)) {
-                        Some(cs) if cs.kind == crate::schema::SchemaKind::Component => {
-                            out.push(
-                                c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c)),
-                            );
-                        }
-                        _ => {
-                            let mut cp = p.clone();
-                            cp.push("__component".into());
-                            let (message, value) = match uid {
-                                None => (format!("{} is a required field", dotted(&cp)), None),
-                                Some(u) => (
-                                    format!(
-                                        "{} must be one of the following values: {}",
-                                        dotted(&cp),
-                                        every_component(model)
-                                    ),
-                                    Some(Value::String(u.to_string())),
-                                ),
-                            };
-                            c.failures.push(FieldError {
-                                path: cp,
-                                message,
-                                value,
-                            });
-                            c.relations_fail(zone_item_relations(item));
-                        }
+                        return;
                     }
                 }
-                c.check_count(model, attr, &here, v);
-                input.components.push((attr.id, out));
+            } else {
+                match v {
+                    Value::Object(_) => vec![v],
+                    Value::Null if attr.required && c.phase() == Phase::Publish && !hidden => {
+                        c.failures.push(null_component(&here));
+                        return;
+                    }
+                    Value::Null => Vec::new(),
+                    other => {
+                        c.failures.push(type_failure(&here, "object", other));
+                        return;
+                    }
+                }
+            };
+            let mut out = Vec::new();
+            for (i, item) in list.into_iter().enumerate() {
+                let mut p = here.clone();
+                if cf.repeatable {
+                    p.push(i.to_string());
+                }
+                match item {
+                    Value::Object(o) => {
+                        out.push(c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c)))
+                    }
+                    // yup casts a list's item that is not an object to null.
+                    Value::Null => c.failures.push(type_failure(&p, "object", item)),
+                    other => c.failures.push(cast_to_null_failure(&p, "object", other)),
+                }
             }
+            if cf.repeatable && !hidden {
+                c.check_count(model, attr, &here, v);
+            }
+            input.components.push((attr.id, out));
+        }
+        AttributeKind::DynamicZone(_) => {
+            let list: Vec<&Value> = match v {
+                Value::Array(a) => a.iter().collect(),
+                other => {
+                    c.failures.push(type_failure(&here, "array", other));
+                    // The relations check takes the value as a list of one item.
+                    if !other.is_null() {
+                        c.relations_fail(zone_item_relations(other));
+                    }
+                    return;
+                }
+            };
+            let mut out = Vec::new();
+            for (i, item) in list.into_iter().enumerate() {
+                let mut p = here.clone();
+                p.push(i.to_string());
+                let Value::Object(o) = item else {
+                    // yup casts a zone item that is not an object to null, and the
+                    // relations check then fails on it.
+                    c.failures.push(match item {
+                        Value::Null => type_failure(&p, "object", item),
+                        other => cast_to_null_failure(&p, "object", other),
+                    });
+                    c.relations_fail(Some(INVALID_RELATIONS));
+                    return;
+                };
+                let uid = o.get("__component").and_then(Value::as_str);
+                match uid.and_then(|u| model.by_uid(u)) {
+                    Some(cs) if cs.kind == crate::schema::SchemaKind::Component => {
+                        out.push(c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c)));
+                    }
+                    _ => {
+                        let mut cp = p.clone();
+                        cp.push("__component".into());
+                        let (message, value) = match uid {
+                            None => (format!("{} is a required field", dotted(&cp)), None),
+                            Some(u) => (
+                                format!(
+                                    "{} must be one of the following values: {}",
+                                    dotted(&cp),
+                                    every_component(model)
+                                ),
+                                Some(Value::String(u.to_string())),
+                            ),
+                        };
+                        c.failures.push(FieldError {
+                            path: cp,
+                            message,
+                            value,
+                        });
+                        c.relations_fail(zone_item_relations(item));
+                    }
+                }
+            }
+            if !hidden {
+                c.check_count(model, attr, &here, v);
+            }
+            input.components.push((attr.id, out));
         }
     }
-    input
 }
 
 /// Every component of the project, as Strapi lists them in a zone's `oneOf` message: in
@@ -1044,11 +1086,49 @@ fn check_text(
     {
         return Err(rule(
             path,
-            format!("must match the following: \"/{re}/\""),
+            format!("must match the following: \"/{}/\"", js_regex_source(re)),
             v,
         ));
     }
     Ok(())
+}
+
+/// A pattern as JavaScript's `String(new RegExp(pattern))` writes it between its slashes
+/// (V8's `EscapeRegExpSource`), which yup's `matches` message shows: a `/` outside a
+/// character class escaped, line terminators written as escapes.
+fn js_regex_source(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let (mut escaped, mut in_class) = (false, false);
+    for c in pattern.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ if escaped => {
+                out.push(c);
+                escaped = false;
+                continue;
+            }
+            '\\' => {
+                out.push(c);
+                escaped = true;
+                continue;
+            }
+            '[' => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' => {
+                in_class = false;
+                out.push(c);
+            }
+            '/' if !in_class => out.push_str("\\/"),
+            _ => out.push(c),
+        }
+        escaped = false;
+    }
+    out
 }
 
 /// Whether `s` passes yup's `email()` test ([`yup_email_pattern`]).
@@ -1209,6 +1289,34 @@ fn scalar(
     }
 }
 
+/// The value of a scalar attribute that its condition hides (`conditions.visible`):
+/// Strapi checks none of its rules and stores what it is given, so it is only converted
+/// to the attribute's type (an enumeration takes any text). A value the type cannot hold
+/// is still refused with the type's error, where Strapi fails with a 500 (a text for a
+/// number) or stores `"[object Object]"` (an object for a text).
+fn unchecked_scalar(
+    attr: &Attribute,
+    ty: &ScalarType,
+    v: &Value,
+    path: &[String],
+) -> Result<StoredValue, Fail> {
+    if let ScalarType::Enumeration { .. } = ty {
+        return match v {
+            Value::Null => Ok(StoredValue::Null),
+            Value::String(s) => Ok(StoredValue::Text(s.clone())),
+            Value::Number(n) => Ok(StoredValue::Text(number_text(n))),
+            Value::Bool(b) => Ok(StoredValue::Text(b.to_string())),
+            other => Err(Fail::Rule(Box::new(type_failure(path, "string", other)))),
+        };
+    }
+    let bare = Attribute {
+        required: false,
+        constraints: crate::schema::Constraints::default(),
+        ..attr.clone()
+    };
+    scalar(&bare, ty, v, path, Phase::Draft)
+}
+
 /// An enumeration's value, as yup's non-strict `string().oneOf(...)` takes it: a number or
 /// a boolean is cast to its text first; a list or an object fails both the type and the
 /// list of values.
@@ -1242,7 +1350,8 @@ fn enumeration(values: &[String], v: &Value, path: &[String]) -> Result<StoredVa
 /// The rules a published version adds to a draft's ([`Phase::Publish`]), for the stored
 /// values of a draft about to be published (`values` in schema order, every scalar
 /// attribute with a column): `required`, then the minimums, `regex`, email and uid
-/// patterns. `unique` needs the database and is the caller's.
+/// patterns, of the attributes their conditions show on these values. `unique` needs
+/// the database and is the caller's.
 /// `prefix` is where `schema`'s values sit in the document: empty for the document's own,
 /// `["tree", "levels", "0"]` for a component's.
 pub fn publish_failures(
@@ -1251,6 +1360,7 @@ pub fn publish_failures(
     prefix: &[String],
 ) -> Vec<FieldError> {
     let mut out = Vec::new();
+    let data = super::condition::stored_data(schema, values);
     for (id, stored) in values {
         let Some(attr) = schema.attributes.get(id.index()) else {
             continue;
@@ -1258,6 +1368,9 @@ pub fn publish_failures(
         let AttributeKind::Scalar(ty) = &attr.kind else {
             continue;
         };
+        if super::condition::hidden(attr, &data) {
+            continue;
+        }
         let mut at = prefix.to_vec();
         at.push(attr.name.clone());
         let path = at.as_slice();
@@ -1973,6 +2086,22 @@ mod tests {
             panic!("a change");
         };
         assert_eq!(keys(&connect), vec![doc("c")]);
+    }
+
+    #[test]
+    fn patterns_are_shown_as_javascript_writes_a_regexp() {
+        // `String(new RegExp(p))` in Node 20, between the slashes.
+        for (pattern, shown) in [
+            ("^https://", r"^https:\/\/"),
+            (r"a\/b", r"a\/b"),
+            ("[/]x", "[/]x"),
+            ("a\nb", r"a\nb"),
+            (r"\\/", r"\\\/"),
+            ("x/y/z", r"x\/y\/z"),
+            ("[^/]+/", r"[^/]+\/"),
+        ] {
+            assert_eq!(js_regex_source(pattern), shown, "{pattern}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@
 //! JSON column, `\u0000` on PostgreSQL); a body nested deeper than 1000 levels.
 
 mod blocks;
+pub mod condition;
 mod document;
 mod error;
 pub mod input;
