@@ -875,7 +875,7 @@ fn parse_value(
                         other => cast_to_null_failure(&p, "object", other),
                     });
                     c.relations_fail(Some(INVALID_RELATIONS));
-                    return;
+                    continue;
                 };
                 let uid = o.get("__component").and_then(Value::as_str);
                 match uid.and_then(|u| model.by_uid(u)) {
