@@ -48,5 +48,8 @@ fn a_schema_keeps_its_conditions() {
     let data = serde_json::json!({"kind": "physical"});
     let data = data.as_object().unwrap();
     assert!(!strata::write::condition::hidden(weight, data));
-    assert!(strata::write::condition::hidden(offer.attribute("url").unwrap(), data));
+    assert!(strata::write::condition::hidden(
+        offer.attribute("url").unwrap(),
+        data
+    ));
 }

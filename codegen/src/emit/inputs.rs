@@ -172,7 +172,8 @@ impl Plan<'_> {
                 if is_required(a) {
                     notes.push_str(", required");
                 } else if a.required && a.condition.is_some() {
-                    notes.push_str(", required where its condition (`conditions.visible`) shows it");
+                    notes
+                        .push_str(", required where its condition (`conditions.visible`) shows it");
                 }
                 if !super::is_public(a) {
                     notes.push_str(", written but never read");
