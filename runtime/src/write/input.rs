@@ -393,9 +393,29 @@ struct Collected {
     /// How many hidden components (`conditions.visible`) the object being parsed is
     /// inside: Strapi validates nothing in them ([`parse_object`]).
     hidden_depth: usize,
+    /// The failures of hidden values that their type cannot hold ([`unchecked_scalar`]):
+    /// Strapi's validation passes them and its database layer then fails (a 500), so
+    /// they are reported only when nothing else failed.
+    unstorable: Vec<Failure>,
 }
 
 impl Collected {
+    /// Records a failure of the value being parsed: one of yup's, or, inside a hidden
+    /// attribute, one of [`Collected::unstorable`].
+    fn fail(&mut self, f: Failure) {
+        if self.hidden_depth > 0 {
+            self.unstorable.push(f);
+        } else {
+            self.failures.push(f);
+        }
+    }
+
+    fn fail_all(&mut self, f: Vec<Failure>) {
+        for one in f {
+            self.fail(one);
+        }
+    }
+
     fn phase(&self) -> Phase {
         self.phase.unwrap_or(Phase::Draft)
     }
@@ -692,7 +712,10 @@ impl DataParse<'_> {
         };
         let input = parse_object(model, schema, data, &[], &mut c);
         if c.failures.is_empty() && c.relations.is_none() && c.date.is_none() {
-            return Ok(input);
+            if c.unstorable.is_empty() {
+                return Ok(input);
+            }
+            c.failures = std::mem::take(&mut c.unstorable);
         }
         let validated = Validated {
             data,
@@ -767,19 +790,19 @@ fn parse_value(
     match &attr.kind {
         AttributeKind::Scalar(ty) if hidden => match unchecked_scalar(attr, ty, v, &here) {
             Ok(value) => input.scalars.push((attr.id, value)),
-            Err(Fail::Rule(f)) => c.failures.push(*f),
-            Err(Fail::Rules(f)) => c.failures.extend(f),
+            Err(Fail::Rule(f)) => c.fail(*f),
+            Err(Fail::Rules(f)) => c.fail_all(f),
             Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
         },
         AttributeKind::Scalar(ty)
             if v.is_null() && attr.required && c.phase() == Phase::Publish =>
         {
-            c.failures.push(required_null(&here, ty, c.creation));
+            c.fail(required_null(&here, ty, c.creation));
         }
         AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
             Ok(value) => input.scalars.push((attr.id, value)),
-            Err(Fail::Rule(f)) => c.failures.push(*f),
-            Err(Fail::Rules(f)) => c.failures.extend(f),
+            Err(Fail::Rule(f)) => c.fail(*f),
+            Err(Fail::Rules(f)) => c.fail_all(f),
             Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
         },
         AttributeKind::Media(_) if is_media_connect(v) => {
@@ -813,7 +836,7 @@ fn parse_value(
                 match v {
                     Value::Array(a) => a.iter().collect(),
                     other => {
-                        c.failures.push(type_failure(&here, "array", other));
+                        c.fail(type_failure(&here, "array", other));
                         return;
                     }
                 }
@@ -821,12 +844,12 @@ fn parse_value(
                 match v {
                     Value::Object(_) => vec![v],
                     Value::Null if attr.required && c.phase() == Phase::Publish && !hidden => {
-                        c.failures.push(null_component(&here));
+                        c.fail(null_component(&here));
                         return;
                     }
                     Value::Null => Vec::new(),
                     other => {
-                        c.failures.push(type_failure(&here, "object", other));
+                        c.fail(type_failure(&here, "object", other));
                         return;
                     }
                 }
@@ -842,8 +865,8 @@ fn parse_value(
                         out.push(c.within(attr.id.index(), i, |c| component(model, cs, o, &p, c)))
                     }
                     // yup casts a list's item that is not an object to null.
-                    Value::Null => c.failures.push(type_failure(&p, "object", item)),
-                    other => c.failures.push(cast_to_null_failure(&p, "object", other)),
+                    Value::Null => c.fail(type_failure(&p, "object", item)),
+                    other => c.fail(cast_to_null_failure(&p, "object", other)),
                 }
             }
             if cf.repeatable && !hidden {
@@ -855,7 +878,7 @@ fn parse_value(
             let list: Vec<&Value> = match v {
                 Value::Array(a) => a.iter().collect(),
                 other => {
-                    c.failures.push(type_failure(&here, "array", other));
+                    c.fail(type_failure(&here, "array", other));
                     // The relations check takes the value as a list of one item.
                     if !other.is_null() {
                         c.relations_fail(zone_item_relations(other));
@@ -870,7 +893,7 @@ fn parse_value(
                 let Value::Object(o) = item else {
                     // yup casts a zone item that is not an object to null, and the
                     // relations check then fails on it.
-                    c.failures.push(match item {
+                    c.fail(match item {
                         Value::Null => type_failure(&p, "object", item),
                         other => cast_to_null_failure(&p, "object", other),
                     });
@@ -896,7 +919,7 @@ fn parse_value(
                                 Some(Value::String(u.to_string())),
                             ),
                         };
-                        c.failures.push(FieldError {
+                        c.fail(FieldError {
                             path: cp,
                             message,
                             value,
@@ -1289,32 +1312,81 @@ fn scalar(
     }
 }
 
-/// The value of a scalar attribute that its condition hides (`conditions.visible`):
-/// Strapi checks none of its rules and stores what it is given, so it is only converted
-/// to the attribute's type (an enumeration takes any text). A value the type cannot hold
-/// is still refused with the type's error, where Strapi fails with a 500 (a text for a
-/// number) or stores `"[object Object]"` (an object for a text).
+/// The value of a scalar attribute that its condition hides (`conditions.visible`).
+/// Strapi's validator checks nothing of it, and its database layer converts it
+/// (`@strapi/database`'s fields' `toDB`), so it is stored as that conversion stores it:
+/// the text types take any value as lodash's `toString` writes it (`-1` as `"-1"`, an
+/// object as `"[object Object]"`), a boolean takes `"t"`/`"f"`, `0`/`1` and else
+/// JavaScript's truthiness, JSON and blocks take any JSON. Numbers, big integers, dates
+/// and times convert as they do when shown; what they cannot hold (a text that is not a
+/// number, a fraction for an integer) is refused with the type's error, where Strapi's
+/// conversion fails with a 500 or stores the fraction.
 fn unchecked_scalar(
     attr: &Attribute,
     ty: &ScalarType,
     v: &Value,
     path: &[String],
 ) -> Result<StoredValue, Fail> {
-    if let ScalarType::Enumeration { .. } = ty {
-        return match v {
-            Value::Null => Ok(StoredValue::Null),
-            Value::String(s) => Ok(StoredValue::Text(s.clone())),
-            Value::Number(n) => Ok(StoredValue::Text(number_text(n))),
-            Value::Bool(b) => Ok(StoredValue::Text(b.to_string())),
-            other => Err(Fail::Rule(Box::new(type_failure(path, "string", other)))),
-        };
+    if v.is_null() {
+        return Ok(StoredValue::Null);
     }
-    let bare = Attribute {
-        required: false,
-        constraints: crate::schema::Constraints::default(),
-        ..attr.clone()
-    };
-    scalar(&bare, ty, v, path, Phase::Draft)
+    match ty {
+        ScalarType::String
+        | ScalarType::Text
+        | ScalarType::RichText
+        | ScalarType::Email
+        | ScalarType::Uid { .. }
+        | ScalarType::Enumeration { .. } => Ok(StoredValue::Text(lodash_to_string(v))),
+        ScalarType::Password => {
+            let text = Value::String(lodash_to_string(v));
+            scalar(attr, ty, &text, path, Phase::Draft)
+        }
+        ScalarType::Boolean => Ok(StoredValue::Integer(i64::from(database_boolean(v)))),
+        ScalarType::Blocks => scalar(attr, &ScalarType::Json, v, path, Phase::Draft),
+        _ => {
+            let bare = Attribute {
+                required: false,
+                constraints: crate::schema::Constraints::default(),
+                ..attr.clone()
+            };
+            scalar(&bare, ty, v, path, Phase::Draft)
+        }
+    }
+}
+
+/// lodash's `toString` (Strapi's text fields' `toDB`): a list's items joined with `,`
+/// (null items as `null`), an object `[object Object]`, `-0` as `"-0"`.
+fn lodash_to_string(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.as_f64() == Some(0.0) && n.to_string().starts_with('-') => {
+            "-0".into()
+        }
+        Value::Number(n) => number_text(n),
+        Value::Array(items) => {
+            let texts: Vec<String> = items.iter().map(lodash_to_string).collect();
+            texts.join(",")
+        }
+        Value::Object(_) => "[object Object]".into(),
+    }
+}
+
+/// Strapi's boolean field's `toDB`: `"true"`, `"t"`, `"1"` and `1` are true, `"false"`,
+/// `"f"`, `"0"` and `0` false, anything else JavaScript's truthiness.
+fn database_boolean(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::String(s) => match s.as_str() {
+            "true" | "t" | "1" => true,
+            "false" | "f" | "0" => false,
+            other => !other.is_empty(),
+        },
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::Null => false,
+        Value::Array(_) | Value::Object(_) => true,
+    }
 }
 
 /// An enumeration's value, as yup's non-strict `string().oneOf(...)` takes it: a number or
