@@ -259,15 +259,16 @@ impl<'a> Js<'a> {
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map_or(Js::Undefined, |(_, v)| v.clone()),
-            Js::Arr(_) | Js::List(_) => {
-                let items = self.items().unwrap_or_default();
-                match key {
-                    "length" => Js::Num(items.len() as f64),
-                    _ => index()
-                        .and_then(|i| items.get(i).cloned())
-                        .unwrap_or(Js::Undefined),
-                }
-            }
+            Js::Arr(a) => match key {
+                "length" => Js::Num(a.len() as f64),
+                _ => index().and_then(|i| a.get(i)).map_or(Js::Undefined, Js::of),
+            },
+            Js::List(l) => match key {
+                "length" => Js::Num(l.len() as f64),
+                _ => index()
+                    .and_then(|i| l.get(i).cloned())
+                    .unwrap_or(Js::Undefined),
+            },
             Js::Str(s) => {
                 let units: Vec<u16> = s.encode_utf16().collect();
                 match key {

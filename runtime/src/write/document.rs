@@ -2542,21 +2542,15 @@ impl<'a> DocumentWrite<'a> {
         input: &Input,
     ) -> Result<Vec<FieldError>, WriteError> {
         // What a condition hides is not checked for `unique` (`Input::unchecked`).
-        let hidden: Vec<&str> = input
-            .unchecked
-            .iter()
-            .filter_map(|a| self.schema.attributes.get(a.index()))
-            .map(|a| a.name.as_str())
-            .collect();
-        let mut failures =
-            self.scalar_unique_failures(&input.scalars, document_id, locale, &hidden)?;
         let checked = |input: &Input| -> Vec<(AttrId, StoredValue)> {
-            let shown = input.scalars.iter();
-            shown
+            let scalars = input.scalars.iter();
+            scalars
                 .filter(|(a, _)| !input.unchecked.contains(a))
                 .cloned()
                 .collect()
         };
+        let mut failures =
+            self.scalar_unique_failures(&checked(input), document_id, locale, &[])?;
         let given: Vec<ComponentValues> = input
             .components
             .iter()
@@ -2749,10 +2743,10 @@ impl<'a> DocumentWrite<'a> {
         let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
         let stored = self.rows.values(self.table(), draft, &columns)?;
         let values: Vec<(AttrId, StoredValue)> = attrs.iter().map(|a| a.id).zip(stored).collect();
-        let mut failures = super::input::publish_failures(self.schema, &values, &[]);
         // The data the draft's conditions read (`conditions.visible`): what they hide is
         // not checked.
         let data = super::condition::stored_data(self.schema, &values);
+        let mut failures = super::input::publish_failures(self.schema, &values, &data, &[]);
         let hidden = |a: &&Attribute| super::condition::hidden(a, &data);
         // An attribute that already fails is not also checked for `unique`.
         let skipped: Vec<&str> = failures
@@ -2819,8 +2813,8 @@ impl<'a> DocumentWrite<'a> {
                         .into_iter()
                         .map(|(a, v)| (a.id, v))
                         .collect();
-                    out.extend(super::input::publish_failures(cs, &values, &at));
                     let item = super::condition::stored_data(cs, &values);
+                    out.extend(super::input::publish_failures(cs, &values, &item, &at));
                     self.component_failures(cs, l.cmp_id, &item, &at, out)?;
                 }
             }

@@ -526,7 +526,11 @@ fn cast_list(model: &Model, attr: &Attribute, v: &Value, creation: bool) -> Valu
                     .filter(|s| s.kind == crate::schema::SchemaKind::Component);
                 let mut cast = cast_item(model, schema, o, creation);
                 if let (Value::Object(out), Some(uid)) = (&mut cast, o.get("__component")) {
-                    out.insert("__component".into(), yup_string_cast(uid));
+                    let text = super::yup::string_cast(uid);
+                    out.insert(
+                        "__component".into(),
+                        text.map_or_else(|| uid.clone(), Value::String),
+                    );
                 }
                 cast
             }
@@ -584,15 +588,6 @@ fn cast_item(
         }
     }
     Value::Object(out)
-}
-
-/// yup's `string()` cast: a number or a boolean becomes its text, anything else stays.
-fn yup_string_cast(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => Value::String(number_text(n)),
-        Value::Bool(b) => Value::String(b.to_string()),
-        other => other.clone(),
-    }
 }
 
 /// yup's failure for a required single component that is null in a published version
@@ -761,16 +756,14 @@ fn parse_object(
             }
             continue;
         };
-        if !hidden {
-            parse_value(model, attr, v, here, &mut input, c);
-            continue;
-        }
         // A hidden value is only converted to its type; the items of a hidden component
         // are hidden throughout.
-        input.unchecked.push(attr.id);
-        c.hidden_depth += 1;
+        if hidden {
+            input.unchecked.push(attr.id);
+        }
+        c.hidden_depth += usize::from(hidden);
         parse_value(model, attr, v, here, &mut input, c);
-        c.hidden_depth -= 1;
+        c.hidden_depth -= usize::from(hidden);
     }
     input
 }
@@ -1395,9 +1388,7 @@ fn database_boolean(v: &Value) -> bool {
 fn enumeration(values: &[String], v: &Value, path: &[String]) -> Result<StoredValue, Fail> {
     let text = match v {
         Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(number_text(n)),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
+        other => super::yup::string_cast(other),
     };
     if let Some(t) = text.as_ref().filter(|t| values.contains(t)) {
         return Ok(StoredValue::Text(t.clone()));
@@ -1422,17 +1413,18 @@ fn enumeration(values: &[String], v: &Value, path: &[String]) -> Result<StoredVa
 /// The rules a published version adds to a draft's ([`Phase::Publish`]), for the stored
 /// values of a draft about to be published (`values` in schema order, every scalar
 /// attribute with a column): `required`, then the minimums, `regex`, email and uid
-/// patterns, of the attributes their conditions show on these values. `unique` needs
-/// the database and is the caller's.
+/// patterns, of the attributes their conditions show on `data` (these values as
+/// conditions read them, `condition::stored_data`). `unique` needs the database and is
+/// the caller's.
 /// `prefix` is where `schema`'s values sit in the document: empty for the document's own,
 /// `["tree", "levels", "0"]` for a component's.
 pub fn publish_failures(
     schema: &Schema,
     values: &[(AttrId, StoredValue)],
+    data: &Map<String, Value>,
     prefix: &[String],
 ) -> Vec<FieldError> {
     let mut out = Vec::new();
-    let data = super::condition::stored_data(schema, values);
     for (id, stored) in values {
         let Some(attr) = schema.attributes.get(id.index()) else {
             continue;
@@ -1440,7 +1432,7 @@ pub fn publish_failures(
         let AttributeKind::Scalar(ty) = &attr.kind else {
             continue;
         };
-        if super::condition::hidden(attr, &data) {
+        if super::condition::hidden(attr, data) {
             continue;
         }
         let mut at = prefix.to_vec();

@@ -150,11 +150,20 @@ pub fn cast_changes(ty: &ScalarType, v: &Value) -> Option<Value> {
             "false" | "0" => Some(Value::Bool(false)),
             _ => None,
         },
-        (ScalarType::Enumeration { .. }, Value::Number(n)) => Some(Value::String(number_text(n))),
-        (ScalarType::Enumeration { .. }, Value::Bool(b)) => Some(Value::String(b.to_string())),
+        (ScalarType::Enumeration { .. }, _) => string_cast(v).map(Value::String),
         (ScalarType::BigInteger, _) => big_integer_text(v)
             .filter(|t| v.as_str() != Some(t.as_str()))
             .map(Value::String),
+        _ => None,
+    }
+}
+
+/// yup's `string()` cast: a number or a boolean becomes its text; `None` where the value
+/// stays as it is.
+pub fn string_cast(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(number_text(n)),
+        Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
 }
