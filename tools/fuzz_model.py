@@ -244,6 +244,7 @@ class DualWriter(Writer):
         self.strata_port = ports[1]
         self.docs = {}  # Strapi's documentId -> strata's
         self.differing = []
+        self.show = False  # --show: print a differing write's body and answers whole
         self.steps = 0
         self.log = None  # a file each write goes to, as strata got it (--log)
 
@@ -270,8 +271,9 @@ class DualWriter(Writer):
         back = {v: k for k, v in self.docs.items()}
         d = fr.first_difference(blank(a[1], {}), blank(b[1], back)) if a[0] == b[0] else f"status {a[0]} vs {b[0]}"
         if d:
-            self.differing.append(f"{method} {path} {json.dumps(body)[:300]}\n    {d}\n    strapi: "
-                                  f"{json.dumps(a[1])[:600]}\n    strata: {json.dumps(b[1])[:600]}")
+            cut = None if self.show else 300
+            self.differing.append(f"{method} {path} {json.dumps(body)[:cut]}\n    {d}\n    strapi: "
+                                  f"{json.dumps(a[1])[:cut and 600]}\n    strata: {json.dumps(b[1])[:cut and 600]}")
         return a
 
     def to_strata_path(self, path):
@@ -552,6 +554,7 @@ def compare_writes(args, model, project, rel, work, auth, rnd):
         shutil.copyfile(copy, args.log + ".db")
     w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
     w.bad = args.bad
+    w.show = args.show
     if args.log:
         w.log = open(args.log, "w")
     strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),

@@ -2175,4 +2175,42 @@ mod tests {
         assert!(!is_email("x"));
         assert!(!is_email("a@-b.com"));
     }
+
+    #[test]
+    fn a_zone_items_errors_follow_its_own_components_attribute_order() {
+        // The oracle, on FoodAdvisor's `page.blocks` (`blocks.faq` lists `title` before
+        // `theme`, another of the zone's components `theme` first): yup sorts the item's
+        // errors by the keys of the component its `__component` names.
+        let files = [
+            (
+                "api/page/content-types/page/schema.json",
+                r#"{"kind":"collectionType","collectionName":"pages",
+                "info":{"singularName":"page","pluralName":"pages","displayName":"Page"},
+                "attributes":{"blocks":{"type":"dynamiczone","components":["z.cta","z.faq"]}}}"#,
+            ),
+            (
+                "components/z/cta.json",
+                r#"{"collectionName":"components_z_ctas","info":{"displayName":"cta"},
+                "attributes":{"theme":{"type":"enumeration","enum":["a","b"]},
+                "title":{"type":"string"}}}"#,
+            ),
+            (
+                "components/z/faq.json",
+                r#"{"collectionName":"components_z_faqs","info":{"displayName":"faq"},
+                "attributes":{"title":{"type":"string"},
+                "theme":{"type":"enumeration","enum":["a","b"]}}}"#,
+            ),
+        ];
+        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let paths = |component: &str| -> Vec<String> {
+            let data = json!({"blocks": [{"__component": component, "title": true, "theme": [1]}]});
+            refused(&model, "api::page.page", data, true)
+                .failures
+                .into_iter()
+                .map(|f| f.path[2].clone())
+                .collect()
+        };
+        assert_eq!(paths("z.faq"), ["title", "theme", "theme"]);
+        assert_eq!(paths("z.cta"), ["theme", "theme", "title"]);
+    }
 }

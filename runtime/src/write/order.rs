@@ -64,13 +64,18 @@ pub fn in_yup_order(
     if failures.len() < 2 || failures.iter().any(|f| f.path.is_empty()) {
         return;
     }
+    let timing = validated.map(|validated| Timing {
+        model,
+        failures,
+        validated,
+    });
     let mut keys: Vec<(Vec<SortPart>, usize)> = failures
         .iter()
         .enumerate()
-        .map(|(i, f)| (yup_sort_key(model, schema, f), i))
+        .map(|(i, f)| (yup_sort_key(model, schema, f, timing.as_ref()), i))
         .collect();
     let fields = field_times(&keys, failures);
-    let items = validated.map(|v| item_times(model, &keys, failures, v));
+    let items = timing.as_ref().map(|t| t.item_times(&keys, failures));
     for (key, i) in &mut keys {
         for part in key.iter_mut() {
             match part {
@@ -111,76 +116,154 @@ fn field_times<'f>(
     finished
 }
 
-/// When each list item with failures finishes, by its path (`["parts", "2"]`), in ticks
-/// from its start: the item's own checks (two ticks: its type, then `notNull`), then the
-/// latest of its fields, failing ones at their failures' times and the others when
-/// their checks pass ([`pass_time`]). An item that is not an object fails its type check
-/// at tick one.
-fn item_times<'f>(
-    model: &Model,
-    keys: &[(Vec<SortPart>, usize)],
-    failures: &'f [FieldError],
-    validated: Validated<'_>,
-) -> HashMap<&'f [String], u64> {
-    let mut times: HashMap<&[String], u64> = HashMap::new();
-    let mut items: Vec<(&[String], Option<SchemaId>)> = Vec::new();
-    for (key, i) in keys {
-        let f = &failures[*i];
-        for part in key {
-            let SortPart::Item {
-                depth, component, ..
-            } = *part
-            else {
-                continue;
-            };
-            let prefix = &f.path[..=depth];
-            let own = match f.message == NOT_UNIQUE && repeated_in_list(validated.data, f) {
-                true => REPEATED,
-                false => own_time(f),
-            };
-            // The item's own checks (two ticks), then its field's.
-            let time = match f.path.len() == depth + 1 {
-                true => own,
-                false => 2 + field_time_with(f, depth + 1, own),
-            };
-            let slot = times.entry(prefix).or_insert_with(|| {
-                items.push((prefix, component));
-                0
-            });
-            *slot = (*slot).max(time);
+/// When yup finishes checking the parts of the validated data, failing and passing, in
+/// ticks from a part's start (its levels cost what [`pass_time`] counts: a list's or a
+/// list item's own checks two ticks, a single component's one, or two when required; a
+/// zone item's `__component` two).
+struct Timing<'a> {
+    model: &'a Model,
+    failures: &'a [FieldError],
+    validated: Validated<'a>,
+}
+
+impl<'a> Timing<'a> {
+    /// When each list item with failures finishes, by its path (`["parts", "2"]`): its
+    /// last check, failing or passing ([`Self::item`]).
+    fn item_times(
+        &self,
+        keys: &[(Vec<SortPart>, usize)],
+        failures: &'a [FieldError],
+    ) -> HashMap<&'a [String], u64> {
+        let mut times = HashMap::new();
+        for (key, i) in keys {
+            let f = &failures[*i];
+            for part in key {
+                if let SortPart::Item {
+                    depth, component, ..
+                } = *part
+                {
+                    let prefix = &f.path[..=depth];
+                    times.entry(prefix).or_insert_with(|| {
+                        let item = value_at(self.validated.data, prefix);
+                        self.item(component, item, &mut prefix.to_vec())
+                    });
+                }
+            }
+        }
+        times
+    }
+
+    /// When the checks of `attr`'s `value`, at `path`, finish, from the attribute's start:
+    /// what passes when it passes ([`pass_time`]), a failure when its check fails, a
+    /// component or list when the last of its parts does.
+    fn attribute(&self, attr: &Attribute, value: Option<&Value>, path: &mut Vec<String>) -> u64 {
+        if !self.failures.iter().any(|f| f.path.starts_with(path)) {
+            return pass_time(self.model, attr, value, self.validated.draft);
+        }
+        let own = self.own_failures(path);
+        let parts = match (&attr.kind, value) {
+            (AttributeKind::Component(c), Some(Value::Object(o))) if !c.repeatable => {
+                let required = attr.required && !self.validated.draft;
+                1 + u64::from(required) + self.fields(self.model.schema(c.component), o, path)
+            }
+            (AttributeKind::Component(c), Some(Value::Array(items))) if c.repeatable => {
+                2 + self.items(Some(c.component), items, path)
+            }
+            (AttributeKind::DynamicZone(_), Some(Value::Array(items))) => {
+                2 + self.items(None, items, path)
+            }
+            // A relation's or a media's list: the failures below it, two ticks a level.
+            _ => self
+                .failures
+                .iter()
+                .filter(|f| f.path.len() > path.len() && f.path.starts_with(path))
+                .map(|f| field_time_with(f, path.len() - 1, self.own_time(f)))
+                .max()
+                .unwrap_or(0),
+        };
+        own.max(parts)
+    }
+
+    /// The latest of a list's items, at `path`.
+    fn items(&self, component: Option<SchemaId>, items: &[Value], path: &mut Vec<String>) -> u64 {
+        let mut latest = 0;
+        for (index, item) in items.iter().enumerate() {
+            path.push(index.to_string());
+            latest = latest.max(self.item(component, Some(item), path));
+            path.pop();
+        }
+        latest
+    }
+
+    /// When an item of a list, at `path`, finishes: its own checks (two ticks: its type,
+    /// then `notNull`), then its fields. A zone's item names its component, whose
+    /// `__component` is a tested field (two ticks); one naming none, or an unknown one,
+    /// is checked for that field only. An item that is not an object fails its type
+    /// check at tick one.
+    fn item(
+        &self,
+        component: Option<SchemaId>,
+        item: Option<&Value>,
+        path: &mut Vec<String>,
+    ) -> u64 {
+        let own = self.own_failures(path);
+        let Some(Value::Object(o)) = item else {
+            return own;
+        };
+        let fields = match component {
+            Some(id) => self.fields(self.model.schema(id), o, path),
+            None => {
+                path.push("__component".to_owned());
+                // Its type and `oneOf` at tick one (a failure stops there), `required`
+                // at two.
+                let named = match self.own_failures(path) {
+                    0 => 2,
+                    failed => failed,
+                };
+                path.pop();
+                let schema = o
+                    .get("__component")
+                    .and_then(Value::as_str)
+                    .and_then(|uid| self.model.by_uid(uid));
+                match schema {
+                    Some(s) => named.max(self.fields(s, o, path)),
+                    None => named,
+                }
+            }
+        };
+        own.max(2 + fields)
+    }
+
+    /// The latest of an object's fields, at `path`.
+    fn fields(&self, schema: &Schema, o: &Map<String, Value>, path: &mut Vec<String>) -> u64 {
+        let mut latest = 0;
+        for attr in &schema.attributes {
+            path.push(attr.name.clone());
+            latest = latest.max(self.attribute(attr, o.get(&attr.name), path));
+            path.pop();
+        }
+        latest
+    }
+
+    /// When the failures of the part at `path` itself (not of its parts) finish; 0 when
+    /// it has none.
+    fn own_failures(&self, path: &[String]) -> u64 {
+        self.failures
+            .iter()
+            .filter(|f| f.path == path)
+            .map(|f| self.own_time(f))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// When a failure's own check finishes ([`own_time`]); a `unique` test of a value
+    /// that another item of its list repeats finishes without querying.
+    fn own_time(&self, f: &FieldError) -> u64 {
+        match f.message == NOT_UNIQUE && repeated_in_list(self.validated.data, f) {
+            true => REPEATED,
+            false => own_time(f),
         }
     }
-    for (prefix, component) in items {
-        let Some(Value::Object(item)) = value_at(validated.data, prefix) else {
-            continue;
-        };
-        // A zone item names its component, and its `__component` is a tested field.
-        let (schema, mut time) = match component {
-            Some(id) => (model.schema(id), 2),
-            None => match item
-                .get("__component")
-                .and_then(Value::as_str)
-                .and_then(|uid| model.by_uid(uid))
-            {
-                Some(s) => (s, 2 + 2),
-                None => continue,
-            },
-        };
-        let failing = |name: &str| {
-            failures.iter().any(|f| {
-                f.path.len() > prefix.len()
-                    && f.path.starts_with(prefix)
-                    && f.path[prefix.len()] == name
-            })
-        };
-        for attr in schema.attributes.iter().filter(|a| !failing(&a.name)) {
-            time = time.max(2 + pass_time(model, attr, item.get(&attr.name), validated.draft));
-        }
-        if let Some(slot) = times.get_mut(prefix) {
-            *slot = (*slot).max(time);
-        }
-    }
-    times
 }
 
 /// The value at `path` in `data` (object keys and list indexes).
@@ -387,7 +470,16 @@ fn field_time_with(f: &FieldError, depth: usize, own: u64) -> u64 {
     2 * below + own
 }
 
-fn yup_sort_key(model: &Model, schema: &Schema, f: &FieldError) -> Vec<SortPart> {
+/// A failure's place in yup's order: one part per object field and list item of its
+/// path. A zone item's component is the one its `__component` names in the validated
+/// data; without the data, the first of the zone's components that has the path's next
+/// attribute.
+fn yup_sort_key(
+    model: &Model,
+    schema: &Schema,
+    f: &FieldError,
+    timing: Option<&Timing<'_>>,
+) -> Vec<SortPart> {
     let path = &f.path;
     let mut key = Vec::with_capacity(path.len() + 1);
     let mut level = Some(schema);
@@ -405,9 +497,16 @@ fn yup_sort_key(model: &Model, schema: &Schema, f: &FieldError) -> Vec<SortPart>
             .iter()
             .position(|a| text.contains(a.name.as_str()))
             .unwrap_or(attr.id.index());
+        let time = match timing {
+            Some(t) => {
+                let value = value_at(t.validated.data, &path[..=i]);
+                t.attribute(attr, value, &mut path[..=i].to_vec())
+            }
+            None => field_time(f, i),
+        };
         key.push(SortPart::Field {
             first,
-            time: field_time(f, i),
+            time,
             run: std::cmp::Reverse(attr.id.index()),
             depth: i,
         });
@@ -437,13 +536,19 @@ fn yup_sort_key(model: &Model, schema: &Schema, f: &FieldError) -> Vec<SortPart>
                     component: None,
                 });
                 i += 1;
-                // The item's component is not in the path: the first of the zone's that
-                // has the next attribute.
+                let named = timing
+                    .and_then(|t| value_at(t.validated.data, &path[..i]))
+                    .and_then(|item| item.get("__component"))
+                    .and_then(Value::as_str)
+                    .and_then(|uid| model.by_uid(uid))
+                    .filter(|cs| z.components.contains(&cs.id));
                 let next = path.get(i);
-                z.components
-                    .iter()
-                    .map(|u| model.schema(*u))
-                    .find(|cs| next.is_some_and(|n| cs.attribute_id(n).is_some()))
+                named.or_else(|| {
+                    z.components
+                        .iter()
+                        .map(|u| model.schema(*u))
+                        .find(|cs| next.is_some_and(|n| cs.attribute_id(n).is_some()))
+                })
             }
             _ => None,
         };
