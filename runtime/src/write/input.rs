@@ -2213,4 +2213,61 @@ mod tests {
         assert_eq!(paths("z.faq"), ["title", "theme", "theme"]);
         assert_eq!(paths("z.cta"), ["theme", "theme", "title"]);
     }
+
+    #[test]
+    fn a_zone_item_finishes_with_the_passing_parts_of_its_failing_lists() {
+        // The shape of a POST the oracle answered on FoodAdvisor's `restaurant.blocks`:
+        // the first item fails at tick 3 and its `faq` item passes at 8; the third fails
+        // inside `buttons` at 7, but the button's `link` passes only at 9, so yup
+        // reports the first item first.
+        let files = [
+            (
+                "api/place/content-types/place/schema.json",
+                r#"{"kind":"collectionType","collectionName":"places",
+                "info":{"singularName":"place","pluralName":"places","displayName":"Place"},
+                "attributes":{"blocks":{"type":"dynamiczone","components":["z.faq","z.cta"]}}}"#,
+            ),
+            (
+                "components/z/faq.json",
+                r#"{"collectionName":"components_z_faqs","info":{"displayName":"faq"},
+                "attributes":{"title":{"type":"string"},
+                "faq":{"type":"component","repeatable":true,"component":"z.qa"}}}"#,
+            ),
+            (
+                "components/z/qa.json",
+                r#"{"collectionName":"components_z_qas","info":{"displayName":"qa"},
+                "attributes":{"question":{"type":"string"},"answer":{"type":"text"}}}"#,
+            ),
+            (
+                "components/z/cta.json",
+                r#"{"collectionName":"components_z_ctas","info":{"displayName":"cta"},
+                "attributes":{"title":{"type":"string"},
+                "buttons":{"type":"component","repeatable":true,"component":"z.button"}}}"#,
+            ),
+            (
+                "components/z/button.json",
+                r#"{"collectionName":"components_z_buttons","info":{"displayName":"button"},
+                "attributes":{"theme":{"type":"enumeration","enum":["a","b"],"required":true},
+                "link":{"type":"component","repeatable":false,"component":"z.link"}}}"#,
+            ),
+            (
+                "components/z/link.json",
+                r#"{"collectionName":"components_z_links","info":{"displayName":"link"},
+                "attributes":{"href":{"type":"string","required":true},
+                "isExternal":{"type":"boolean"}}}"#,
+            ),
+        ];
+        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let data = json!({"blocks": [
+            {"__component": "z.faq", "title": 1.5, "faq": [{"question": "q", "answer": "a"}]},
+            {"__component": "z.cta"},
+            {"__component": "z.cta", "buttons": [{"theme": {}, "link": {"href": "h"}}]}
+        ]});
+        let items: Vec<String> = refused(&model, "api::place.place", data, true)
+            .failures
+            .into_iter()
+            .map(|f| f.path[1].clone())
+            .collect();
+        assert_eq!(items, ["0", "2", "2"]);
+    }
 }
