@@ -263,6 +263,12 @@ impl Carried {
     }
 }
 
+/// Whether Strapi's `unique` test passes `v` without looking: null and the empty string
+/// (`validators.js`: "Otherwise it'll only accept a single entry with that value").
+fn unique_skips(v: &StoredValue) -> bool {
+    matches!(v, StoredValue::Null) || matches!(v, StoredValue::Text(t) if t.is_empty())
+}
+
 fn column(schema: &Schema, attr: AttrId) -> Option<&str> {
     schema
         .attributes
@@ -2571,8 +2577,8 @@ impl<'a> DocumentWrite<'a> {
     }
 
     /// `unique` for scalar `values` of the written type, against other documents' rows
-    /// in the locale (their published rows, in a draft-and-publish type); null values and
-    /// the attributes named in `skipped` are not checked.
+    /// in the locale (their published rows, in a draft-and-publish type); null and empty
+    /// values ([`unique_skips`]) and the attributes named in `skipped` are not checked.
     fn scalar_unique_failures(
         &self,
         values: &[(AttrId, StoredValue)],
@@ -2589,7 +2595,7 @@ impl<'a> DocumentWrite<'a> {
                 continue;
             };
             if attr.is_unique_checked()
-                && *v != StoredValue::Null
+                && !unique_skips(v)
                 && !skipped.contains(&attr.name.as_str())
                 && self
                     .rows
@@ -2638,9 +2644,7 @@ impl<'a> DocumentWrite<'a> {
                     let Some(cattr) = cs.attributes.get(ca.index()) else {
                         continue;
                     };
-                    let empty = matches!(v, StoredValue::Null)
-                        || matches!(v, StoredValue::Text(t) if t.is_empty());
-                    let Some(col) = cattr.column.as_deref().filter(|_| !empty) else {
+                    let Some(col) = cattr.column.as_deref().filter(|_| !unique_skips(v)) else {
                         continue;
                     };
                     if !cattr.is_unique_checked() {
