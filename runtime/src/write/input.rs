@@ -416,6 +416,16 @@ impl Collected {
         }
     }
 
+    /// Records how `attr`'s value failed to convert.
+    fn failed(&mut self, fail: Fail, attr: &Attribute) {
+        match fail {
+            Fail::Rule(f) => self.fail(*f),
+            Fail::Rules(f) => self.fail_all(f),
+            Fail::Date(m) => self.date_fail(m, attr.id.index()),
+            Fail::Unstorable(f) => self.unstorable.push(*f),
+        }
+    }
+
     fn phase(&self) -> Phase {
         self.phase.unwrap_or(Phase::Draft)
     }
@@ -783,9 +793,7 @@ fn parse_value(
     match &attr.kind {
         AttributeKind::Scalar(ty) if hidden => match unchecked_scalar(attr, ty, v, &here) {
             Ok(value) => input.scalars.push((attr.id, value)),
-            Err(Fail::Rule(f)) => c.fail(*f),
-            Err(Fail::Rules(f)) => c.fail_all(f),
-            Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
+            Err(fail) => c.failed(fail, attr),
         },
         AttributeKind::Scalar(ty)
             if v.is_null() && attr.required && c.phase() == Phase::Publish =>
@@ -794,9 +802,7 @@ fn parse_value(
         }
         AttributeKind::Scalar(ty) => match scalar(attr, ty, v, &here, c.phase()) {
             Ok(value) => input.scalars.push((attr.id, value)),
-            Err(Fail::Rule(f)) => c.fail(*f),
-            Err(Fail::Rules(f)) => c.fail_all(f),
-            Err(Fail::Date(m)) => c.date_fail(m, attr.id.index()),
+            Err(fail) => c.failed(fail, attr),
         },
         AttributeKind::Media(_) if is_media_connect(v) => {
             let files = |key: &str| {
@@ -959,6 +965,10 @@ enum Fail {
     /// Several failures of one value (an enumeration given a list; blocks).
     Rules(Vec<Failure>),
     Date(String),
+    /// A value yup passes that its column cannot hold (a number past 64 bits): Strapi's
+    /// database layer then stores a rounded double (SQLite) or fails (a 500), so strata
+    /// reports it only when nothing else failed ([`Collected::unstorable`]).
+    Unstorable(Box<Failure>),
 }
 
 fn type_failure(path: &[String], ty: &str, v: &Value) -> Failure {
@@ -1004,6 +1014,14 @@ fn rule(path: &[String], message: String, v: &Value) -> Fail {
         message: format!("{} {message}", dotted(path)),
         value: Some(v.clone()),
     }))
+}
+
+/// `fail` as a value yup passes that its column cannot hold ([`Fail::Unstorable`]).
+fn unstorable(fail: Fail) -> Fail {
+    match fail {
+        Fail::Rule(f) => Fail::Unstorable(f),
+        other => other,
+    }
 }
 
 /// The length of a string as JavaScript counts it (UTF-16 code units).
@@ -1228,11 +1246,8 @@ fn scalar(
             // Past a 64-bit integer the value cannot be stored as given (Strapi stores a
             // float on SQLite and fails with a 500 elsewhere): a 400, never a clamp.
             if !(I64_LOWEST..I64_PAST_HIGHEST).contains(&x) {
-                return Err(rule(
-                    path,
-                    format!("must be between {} and {}", i64::MIN, i64::MAX),
-                    shown,
-                ));
+                let message = format!("must be between {} and {}", i64::MIN, i64::MAX);
+                return Err(unstorable(rule(path, message, shown)));
             }
             Ok(StoredValue::Integer(x as i64))
         }
@@ -1253,14 +1268,19 @@ fn scalar(
                 Value::String(s) => (Some(s.trim().to_string()), v.clone()),
                 _ => (None, v.clone()),
             };
-            text.as_deref()
-                .and_then(|t| {
-                    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-                    let valid = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-                    valid.then(|| t.strip_prefix('+').unwrap_or(t).parse::<i64>().ok())?
-                })
-                .map(StoredValue::Integer)
-                .ok_or_else(|| rule(path, "must be a valid integer".into(), &shown))
+            let digits = text.as_deref().filter(|t| {
+                let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+            });
+            let invalid = || rule(path, "must be a valid integer".into(), &shown);
+            let Some(digits) = digits else {
+                return Err(invalid());
+            };
+            // Digits past 64 bits pass Strapi's `toBigIntegerString`.
+            match digits.strip_prefix('+').unwrap_or(digits).parse::<i64>() {
+                Ok(n) => Ok(StoredValue::Integer(n)),
+                Err(_) => Err(unstorable(invalid())),
+            }
         }
         ScalarType::Boolean => {
             let text = match v {
@@ -1467,7 +1487,7 @@ pub fn publish_failures(
             _ => scalar(attr, ty, &v, path, Phase::Publish),
         };
         match checked {
-            Err(Fail::Rule(f)) => out.push(*f),
+            Err(Fail::Rule(f) | Fail::Unstorable(f)) => out.push(*f),
             Err(Fail::Rules(f)) => out.extend(f),
             Ok(_) | Err(Fail::Date(_)) => {}
         }
