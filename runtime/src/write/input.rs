@@ -2196,32 +2196,54 @@ mod tests {
         assert!(!is_email("a@-b.com"));
     }
 
+    /// A model of one collection type `singular` whose only attribute is a zone `blocks`
+    /// of `components` (each a uid and its attributes' JSON), listed in that order.
+    fn zone_model(singular: &str, components: &[(&str, &str)]) -> Model {
+        let members: Vec<&str> = components.iter().map(|(uid, _)| *uid).collect();
+        let mut files = vec![(
+            format!("api/{singular}/content-types/{singular}/schema.json"),
+            format!(
+                r#"{{"kind":"collectionType","collectionName":"{singular}s",
+                "info":{{"singularName":"{singular}","pluralName":"{singular}s","displayName":"{singular}"}},
+                "attributes":{{"blocks":{{"type":"dynamiczone","components":{}}}}}}}"#,
+                json!(members)
+            ),
+        )];
+        for (uid, attributes) in components {
+            let (category, name) = uid.split_once('.').unwrap();
+            files.push((
+                format!("components/{category}/{name}.json"),
+                format!(
+                    r#"{{"collectionName":"components_{category}_{name}s",
+                    "info":{{"displayName":"{name}"}},"attributes":{attributes}}}"#
+                ),
+            ));
+        }
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        crate::schema::load_embedded(&files, &Default::default()).unwrap()
+    }
+
     #[test]
     fn a_zone_items_errors_follow_its_own_components_attribute_order() {
         // The oracle, on FoodAdvisor's `page.blocks` (`blocks.faq` lists `title` before
         // `theme`, another of the zone's components `theme` first): yup sorts the item's
         // errors by the keys of the component its `__component` names.
-        let files = [
-            (
-                "api/page/content-types/page/schema.json",
-                r#"{"kind":"collectionType","collectionName":"pages",
-                "info":{"singularName":"page","pluralName":"pages","displayName":"Page"},
-                "attributes":{"blocks":{"type":"dynamiczone","components":["z.cta","z.faq"]}}}"#,
-            ),
-            (
-                "components/z/cta.json",
-                r#"{"collectionName":"components_z_ctas","info":{"displayName":"cta"},
-                "attributes":{"theme":{"type":"enumeration","enum":["a","b"]},
-                "title":{"type":"string"}}}"#,
-            ),
-            (
-                "components/z/faq.json",
-                r#"{"collectionName":"components_z_faqs","info":{"displayName":"faq"},
-                "attributes":{"title":{"type":"string"},
-                "theme":{"type":"enumeration","enum":["a","b"]}}}"#,
-            ),
-        ];
-        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let model = zone_model(
+            "page",
+            &[
+                (
+                    "z.cta",
+                    r#"{"theme":{"type":"enumeration","enum":["a","b"]},"title":{"type":"string"}}"#,
+                ),
+                (
+                    "z.faq",
+                    r#"{"title":{"type":"string"},"theme":{"type":"enumeration","enum":["a","b"]}}"#,
+                ),
+            ],
+        );
         let paths = |component: &str| -> Vec<String> {
             let data = json!({"blocks": [{"__component": component, "title": true, "theme": [1]}]});
             refused(&model, "api::page.page", data, true)
@@ -2240,44 +2262,34 @@ mod tests {
         // the first item fails at tick 3 and its `faq` item passes at 8; the third fails
         // inside `buttons` at 7, but the button's `link` passes only at 9, so yup
         // reports the first item first.
-        let files = [
-            (
-                "api/place/content-types/place/schema.json",
-                r#"{"kind":"collectionType","collectionName":"places",
-                "info":{"singularName":"place","pluralName":"places","displayName":"Place"},
-                "attributes":{"blocks":{"type":"dynamiczone","components":["z.faq","z.cta"]}}}"#,
-            ),
-            (
-                "components/z/faq.json",
-                r#"{"collectionName":"components_z_faqs","info":{"displayName":"faq"},
-                "attributes":{"title":{"type":"string"},
-                "faq":{"type":"component","repeatable":true,"component":"z.qa"}}}"#,
-            ),
-            (
-                "components/z/qa.json",
-                r#"{"collectionName":"components_z_qas","info":{"displayName":"qa"},
-                "attributes":{"question":{"type":"string"},"answer":{"type":"text"}}}"#,
-            ),
-            (
-                "components/z/cta.json",
-                r#"{"collectionName":"components_z_ctas","info":{"displayName":"cta"},
-                "attributes":{"title":{"type":"string"},
-                "buttons":{"type":"component","repeatable":true,"component":"z.button"}}}"#,
-            ),
-            (
-                "components/z/button.json",
-                r#"{"collectionName":"components_z_buttons","info":{"displayName":"button"},
-                "attributes":{"theme":{"type":"enumeration","enum":["a","b"],"required":true},
-                "link":{"type":"component","repeatable":false,"component":"z.link"}}}"#,
-            ),
-            (
-                "components/z/link.json",
-                r#"{"collectionName":"components_z_links","info":{"displayName":"link"},
-                "attributes":{"href":{"type":"string","required":true},
-                "isExternal":{"type":"boolean"}}}"#,
-            ),
-        ];
-        let model = crate::schema::load_embedded(&files, &Default::default()).unwrap();
+        let model = zone_model(
+            "place",
+            &[
+                (
+                    "z.faq",
+                    r#"{"title":{"type":"string"},
+                    "faq":{"type":"component","repeatable":true,"component":"z.qa"}}"#,
+                ),
+                (
+                    "z.qa",
+                    r#"{"question":{"type":"string"},"answer":{"type":"text"}}"#,
+                ),
+                (
+                    "z.cta",
+                    r#"{"title":{"type":"string"},
+                    "buttons":{"type":"component","repeatable":true,"component":"z.button"}}"#,
+                ),
+                (
+                    "z.button",
+                    r#"{"theme":{"type":"enumeration","enum":["a","b"],"required":true},
+                    "link":{"type":"component","repeatable":false,"component":"z.link"}}"#,
+                ),
+                (
+                    "z.link",
+                    r#"{"href":{"type":"string","required":true},"isExternal":{"type":"boolean"}}"#,
+                ),
+            ],
+        );
         let data = json!({"blocks": [
             {"__component": "z.faq", "title": 1.5, "faq": [{"question": "q", "answer": "a"}]},
             {"__component": "z.cta"},
