@@ -15,6 +15,7 @@
 //! - a `unique` test of a value queries the database, so it finishes after every check
 //!   that does not ([`LATE`]).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -64,11 +65,7 @@ pub fn in_yup_order(
     if failures.len() < 2 || failures.iter().any(|f| f.path.is_empty()) {
         return;
     }
-    let timing = validated.map(|validated| Timing {
-        model,
-        failures,
-        validated,
-    });
+    let timing = validated.map(|validated| Timing::new(model, failures, validated));
     let mut keys: Vec<(Vec<SortPart>, usize)> = failures
         .iter()
         .enumerate()
@@ -120,13 +117,61 @@ fn field_times<'f>(
 /// ticks from a part's start (its levels cost what [`pass_time`] counts: a list's or a
 /// list item's own checks two ticks, a single component's one, or two when required; a
 /// zone item's `__component` two).
+///
+/// Built once per validation: the failures are indexed by every prefix of their paths, and
+/// a field's time is kept once computed, so sorting many failures of a long list stays
+/// linear in the data (a list of 5,000 failing items, `write_hostile`).
 struct Timing<'a> {
     model: &'a Model,
-    failures: &'a [FieldError],
     validated: Validated<'a>,
+    /// The failures at and below each path that has any.
+    places: HashMap<&'a [String], Place>,
+    /// The fields' times computed so far ([`Self::field`]), by path.
+    fields_known: RefCell<HashMap<Vec<String>, u64>>,
+}
+
+/// The failures at and below one path ([`Timing::places`]).
+#[derive(Debug, Default, Clone, Copy)]
+struct Place {
+    /// When the failures of the path itself finish (0: it has none).
+    own: u64,
+    /// When the latest failure strictly below it finishes, from the path's start, two
+    /// ticks a level (0: none).
+    below: u64,
 }
 
 impl<'a> Timing<'a> {
+    fn new(model: &'a Model, failures: &'a [FieldError], validated: Validated<'a>) -> Self {
+        let mut places: HashMap<&[String], Place> = HashMap::new();
+        let mut repeated = RepeatedInList::new(validated.data);
+        for f in failures {
+            let own = own_time_in(&mut repeated, f);
+            let at = places.entry(&f.path[..]).or_default();
+            at.own = at.own.max(own);
+            for depth in 1..f.path.len() {
+                let above = places.entry(&f.path[..depth]).or_default();
+                above.below = above.below.max(field_time_with(f, depth - 1, own));
+            }
+        }
+        Timing {
+            model,
+            validated,
+            places,
+            fields_known: RefCell::default(),
+        }
+    }
+
+    /// [`Self::attribute`] of the field at `path`, computed once.
+    fn field(&self, attr: &Attribute, path: &[String]) -> u64 {
+        if let Some(known) = self.fields_known.borrow().get(path) {
+            return *known;
+        }
+        let value = value_at(self.validated.data, path);
+        let time = self.attribute(attr, value, &mut path.to_vec());
+        self.fields_known.borrow_mut().insert(path.to_vec(), time);
+        time
+    }
+
     /// When each list item with failures finishes, by its path (`["parts", "2"]`): its
     /// last check, failing or passing ([`Self::item`]).
     fn item_times(
@@ -157,10 +202,10 @@ impl<'a> Timing<'a> {
     /// what passes when it passes ([`pass_time`]), a failure when its check fails, a
     /// component or list when the last of its parts does.
     fn attribute(&self, attr: &Attribute, value: Option<&Value>, path: &mut Vec<String>) -> u64 {
-        if !self.failures.iter().any(|f| f.path.starts_with(path)) {
+        let Some(place) = self.places.get(path.as_slice()).copied() else {
             return pass_time(self.model, attr, value, self.validated.draft);
-        }
-        let own = self.own_failures(path);
+        };
+        let own = place.own;
         let parts = match (&attr.kind, value) {
             (AttributeKind::Component(c), Some(Value::Object(o))) if !c.repeatable => {
                 let required = attr.required && !self.validated.draft;
@@ -173,13 +218,7 @@ impl<'a> Timing<'a> {
                 2 + self.items(None, items, path)
             }
             // A relation's or a media's list: the failures below it, two ticks a level.
-            _ => self
-                .failures
-                .iter()
-                .filter(|f| f.path.len() > path.len() && f.path.starts_with(path))
-                .map(|f| field_time_with(f, path.len() - 1, self.own_time(f)))
-                .max()
-                .unwrap_or(0),
+            _ => place.below,
         };
         own.max(parts)
     }
@@ -248,21 +287,16 @@ impl<'a> Timing<'a> {
     /// When the failures of the part at `path` itself (not of its parts) finish; 0 when
     /// it has none.
     fn own_failures(&self, path: &[String]) -> u64 {
-        self.failures
-            .iter()
-            .filter(|f| f.path == path)
-            .map(|f| self.own_time(f))
-            .max()
-            .unwrap_or(0)
+        self.places.get(path).map_or(0, |p| p.own)
     }
+}
 
-    /// When a failure's own check finishes ([`own_time`]); a `unique` test of a value
-    /// that another item of its list repeats finishes without querying.
-    fn own_time(&self, f: &FieldError) -> u64 {
-        match f.message == NOT_UNIQUE && repeated_in_list(self.validated.data, f) {
-            true => REPEATED,
-            false => own_time(f),
-        }
+/// When a failure's own check finishes ([`own_time`]); a `unique` test of a value that
+/// another item of its list repeats (in `data`) finishes without querying.
+fn own_time_in<'a>(repeated: &mut RepeatedInList<'a>, f: &'a FieldError) -> u64 {
+    match f.message == NOT_UNIQUE && repeated.holds(f) {
+        true => REPEATED,
+        false => own_time(f),
     }
 }
 
@@ -431,30 +465,50 @@ fn own_time(f: &FieldError) -> u64 {
     }
 }
 
-/// Whether a `unique` failure in a list's item is a value another item of the list holds
+/// Which `unique` failures in a list's items are values another item of the list holds
 /// too, which Strapi finds without querying the database (`validateUniqueFieldWithinComponent`
 /// compares the items of the top-level list at the same path; a zone's, those of the same
-/// component).
-fn repeated_in_list(data: &Map<String, Value>, f: &FieldError) -> bool {
-    let [list, index, rest @ ..] = f.path.as_slice() else {
-        return false;
-    };
-    let (Some(Value::Array(items)), Ok(index), false) =
-        (data.get(list), index.parse::<usize>(), rest.is_empty())
-    else {
-        return false;
-    };
-    let Some(item) = items.get(index) else {
-        return false;
-    };
-    let at = |item: &Value| rest.iter().try_fold(item, |v, k| v.get(k)).cloned();
-    let component = |item: &Value| item.get("__component").cloned();
-    let value = at(item);
-    let same = items
-        .iter()
-        .filter(|other| component(other) == component(item) && at(other) == value)
-        .count();
-    same > 1
+/// component). Each list and path is counted once, however many of its items fail.
+struct RepeatedInList<'a> {
+    data: &'a Map<String, Value>,
+    /// By list and path in an item: how many items hold each (component, value).
+    counts: HashMap<(&'a str, &'a [String]), HashMap<String, usize>>,
+}
+
+impl<'a> RepeatedInList<'a> {
+    fn new(data: &'a Map<String, Value>) -> Self {
+        RepeatedInList {
+            data,
+            counts: HashMap::new(),
+        }
+    }
+
+    /// Whether `f`, a failure at `[list, index, rest…]`, is a value repeated in its list.
+    fn holds(&mut self, f: &'a FieldError) -> bool {
+        let [list, index, rest @ ..] = f.path.as_slice() else {
+            return false;
+        };
+        let (Some(Value::Array(items)), Ok(index), false) =
+            (self.data.get(list), index.parse::<usize>(), rest.is_empty())
+        else {
+            return false;
+        };
+        let Some(item) = items.get(index) else {
+            return false;
+        };
+        let key = |item: &Value| {
+            let value = rest.iter().try_fold(item, |v, k| v.get(k));
+            format!("{:?}\u{0}{:?}", item.get("__component"), value)
+        };
+        let counts = self.counts.entry((list, rest)).or_insert_with(|| {
+            let mut counts = HashMap::new();
+            for other in items {
+                *counts.entry(key(other)).or_default() += 1;
+            }
+            counts
+        });
+        counts.get(&key(item)).is_some_and(|n| *n > 1)
+    }
 }
 
 /// When a failure finishes, in yup's steps from the start of the field at `depth`: its
@@ -498,10 +552,7 @@ fn yup_sort_key(
             .position(|a| text.contains(a.name.as_str()))
             .unwrap_or(attr.id.index());
         let time = match timing {
-            Some(t) => {
-                let value = value_at(t.validated.data, &path[..=i]);
-                t.attribute(attr, value, &mut path[..=i].to_vec())
-            }
+            Some(t) => t.field(attr, &path[..=i]),
             None => field_time(f, i),
         };
         key.push(SortPart::Field {
