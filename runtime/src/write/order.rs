@@ -260,11 +260,7 @@ impl<'a> Timing<'a> {
                     failed => failed,
                 };
                 path.pop();
-                let schema = o
-                    .get("__component")
-                    .and_then(Value::as_str)
-                    .and_then(|uid| self.model.by_uid(uid));
-                match schema {
+                match named_component(self.model, item) {
                     Some(s) => named.max(self.fields(s, o, path)),
                     None => named,
                 }
@@ -298,6 +294,14 @@ fn own_time_in<'a>(repeated: &mut RepeatedInList<'a>, f: &'a FieldError) -> u64 
         true => REPEATED,
         false => own_time(f),
     }
+}
+
+/// The component a zone item's `__component` names, if the model has it.
+fn named_component<'m>(model: &'m Model, item: Option<&Value>) -> Option<&'m Schema> {
+    item?
+        .get("__component")
+        .and_then(Value::as_str)
+        .and_then(|uid| model.by_uid(uid))
 }
 
 /// The value at `path` in `data` (object keys and list indexes).
@@ -345,19 +349,14 @@ fn pass_time(model: &Model, attr: &Attribute, value: Option<&Value>, draft: bool
             }
         }
         AttributeKind::DynamicZone(_) => {
-            let items = list_items(value).map(|item| {
-                let component = item
-                    .get("__component")
-                    .and_then(Value::as_str)
-                    .and_then(|uid| model.by_uid(uid));
-                match (item, component) {
+            let items =
+                list_items(value).map(|item| match (item, named_component(model, Some(item))) {
                     (Value::Object(o), Some(cs)) => {
                         2 + fields_pass_time(model, cs, o, draft).max(2)
                     }
                     (Value::Object(_), None) => 2 + 2,
                     _ => 1,
-                }
-            });
+                });
             2 + items.max().unwrap_or(0)
         }
     }
@@ -587,12 +586,8 @@ fn yup_sort_key(
                     component: None,
                 });
                 i += 1;
-                let named = timing
-                    .and_then(|t| value_at(t.validated.data, &path[..i]))
-                    .and_then(|item| item.get("__component"))
-                    .and_then(Value::as_str)
-                    .and_then(|uid| model.by_uid(uid))
-                    .filter(|cs| z.components.contains(&cs.id));
+                let item = timing.and_then(|t| value_at(t.validated.data, &path[..i]));
+                let named = named_component(model, item).filter(|cs| z.components.contains(&cs.id));
                 let next = path.get(i);
                 named.or_else(|| {
                     z.components
