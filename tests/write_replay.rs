@@ -26,7 +26,9 @@
 //! `write_sequences_replay_on_{sqlite,postgres,mysql}` replay every recording of their
 //! backend but those [`NOT_REPLAYED`] names with a reason (a server that cannot be
 //! reached skips the test, except under `CI=true`), print `pass`/`FAIL` a sequence (seen
-//! with `--nocapture`) and fail with every difference.
+//! with `--nocapture`) and fail with every difference. On PostgreSQL and MariaDB two
+//! sequences replay at once, each on its own database ([`workers`];
+//! `STRATA_REPLAY_WORKERS=n` sets how many).
 //! `STRATA_REPLAY_ONLY=name1,name2 cargo test --test write_replay -- --nocapture
 //! write_sequences_replay_on_postgres` narrows one to those recordings, excluded ones too
 //! (`graphql-*`: every name with that prefix). With `STRATA_REPLAY_SHOW=1` each answer
@@ -499,9 +501,26 @@ fn check_replayed(backend: Backend) {
     check_replayed_with(backend, |_| {});
 }
 
-/// [`check_replayed`], with the run changed by `configure` first.
-fn check_replayed_with(backend: Backend, configure: impl FnOnce(&mut Run)) {
-    let names = match std::env::var("STRATA_REPLAY_ONLY") {
+/// How many sequences of one backend replay at once, each on a database of its own
+/// (`STRATA_REPLAY_WORKERS` overrides it). On PostgreSQL and MariaDB a sequence spends
+/// half its time waiting for the server (creating and dropping its database's files, each
+/// commit's log write), so two replay at once; SQLite's replay keeps a core busy alone.
+fn workers(backend: Backend) -> usize {
+    let default = match backend {
+        Backend::Sqlite => 1,
+        Backend::Postgres | Backend::Mysql => 2,
+    };
+    std::env::var("STRATA_REPLAY_WORKERS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .filter(|w| *w > 0)
+        .unwrap_or(default)
+}
+
+/// The recordings `backend`'s test replays: [`replayed`]'s, or those `STRATA_REPLAY_ONLY`
+/// names (`prefix*`: every name with that prefix).
+fn selected(backend: Backend) -> Vec<String> {
+    match std::env::var("STRATA_REPLAY_ONLY") {
         Ok(only) => {
             let only: Vec<&str> = only.split(',').map(str::trim).collect();
             all_names(backend)
@@ -515,32 +534,50 @@ fn check_replayed_with(backend: Backend, configure: impl FnOnce(&mut Run)) {
                 .collect()
         }
         Err(_) => replayed(backend),
-    };
+    }
+}
+
+/// [`check_replayed`], with each worker's run changed by `configure` first. The workers
+/// ([`workers`]) take the next name in turn; the differences are reported in the names'
+/// order whatever order the sequences finish in.
+fn check_replayed_with(backend: Backend, configure: impl Fn(&mut Run) + Sync) {
+    let names = selected(backend);
     assert!(
         names.len() >= 90 || std::env::var_os("STRATA_REPLAY_ONLY").is_some(),
         "{} recordings",
         names.len()
     );
-    let Some(mut run) = Run::start(backend) else {
-        return;
-    };
-    configure(&mut run);
-    let failures: Vec<String> = names
-        .iter()
-        .flat_map(|n| {
-            let differences = replay(&mut run, n);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(Vec::new());
+    let worker = || {
+        let Some(mut run) = Run::start(backend) else {
+            return;
+        };
+        configure(&mut run);
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(name) = names.get(i) else {
+                return;
+            };
+            let differences = replay(&mut run, name);
             // One line a sequence, for `--nocapture` while working on the write path.
-            println!(
-                "{}  {n}",
-                if differences.is_empty() {
-                    "pass"
-                } else {
-                    "FAIL"
-                }
-            );
-            differences
-        })
-        .collect();
+            let verdict = if differences.is_empty() {
+                "pass"
+            } else {
+                "FAIL"
+            };
+            println!("{verdict}  {name}");
+            found.lock().unwrap().push((i, differences));
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..workers(backend) {
+            scope.spawn(worker);
+        }
+    });
+    let mut found = found.into_inner().unwrap();
+    found.sort_by_key(|(i, _)| *i);
+    let failures: Vec<String> = found.into_iter().flat_map(|(_, d)| d).collect();
     assert!(
         failures.is_empty(),
         "{} differences on {}:\n{}",
