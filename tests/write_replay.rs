@@ -502,9 +502,12 @@ fn check_replayed(backend: Backend) {
 }
 
 /// How many sequences of one backend replay at once, each on a database of its own
-/// (`STRATA_REPLAY_WORKERS` overrides it). On PostgreSQL and MariaDB a sequence spends
-/// half its time waiting for the server (creating and dropping its database's files, each
-/// commit's log write), so two replay at once; SQLite's replay keeps a core busy alone.
+/// (`STRATA_REPLAY_WORKERS` overrides it). On PostgreSQL and MariaDB a sequence replayed
+/// alone leaves the machine half idle while the server works (creating and dropping its
+/// database's files, each commit's log write), so two replay at once: a single backend's
+/// replay takes about half as long (BENCHMARKS §0zo; when both servers' replays run side
+/// by side, as in `cargo test`, they already fill each other's waits). SQLite's replay
+/// keeps a core busy alone.
 fn workers(backend: Backend) -> usize {
     let default = match backend {
         Backend::Sqlite => 1,
