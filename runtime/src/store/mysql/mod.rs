@@ -155,10 +155,60 @@ impl MyTarget {
 }
 
 /// A pool of MySQL connections.
+///
+/// Requests run on `pool`, whose statements stop at the pool's `statement_timeout` (the
+/// server's `max_statement_time`, and the client's read and write timeouts a little
+/// later). Schema changes and a new database's bulk load run on `unbounded`, whose
+/// connections are made when first asked for, without those limits: building the indexes of
+/// a large table, or committing its rows, takes minutes (an import of 1M articles was
+/// interrupted at 30 s).
 pub struct MyPool {
     pool: mysql::Pool,
+    unbounded: mysql::Pool,
     target: MyTarget,
     options: PoolOptions,
+}
+
+/// Whether a connection's statements stop at the pool's `statement_timeout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimeLimit {
+    /// A request's statements.
+    Bounded,
+    /// Schema changes and a new database's bulk load.
+    None,
+}
+
+/// The options of a pool of `target`'s connections, limited as `limit` says.
+fn connection_opts(
+    target: &MyTarget,
+    options: &PoolOptions,
+    constraints: PoolConstraints,
+    limit: TimeLimit,
+) -> OptsBuilder {
+    let (io_timeout, statement_secs) = match limit {
+        TimeLimit::Bounded => (
+            Some(options.statement_timeout + Duration::from_secs(2)),
+            options.statement_timeout.as_millis() as f64 / 1000.0,
+        ),
+        TimeLimit::None => (None, 0.0),
+    };
+    OptsBuilder::from_opts(target.opts.clone())
+        .pool_opts(PoolOpts::default().with_constraints(constraints))
+        .tcp_connect_timeout(Some(options.connect_timeout))
+        .read_timeout(io_timeout)
+        .write_timeout(io_timeout)
+        .stmt_cache_size(Some(256))
+        .init(vec![
+            "SET NAMES utf8mb4".to_string(),
+            "SET time_zone = '+00:00'".to_string(),
+            // The wait for a table lock another session holds, and MariaDB's per-statement
+            // limit (in a MariaDB-only comment, so that MySQL runs the rest): past either, a
+            // request is a 503. 0 is no limit.
+            format!(
+                "SET SESSION lock_wait_timeout = {} /*M! , SESSION max_statement_time = {statement_secs} */",
+                options.statement_timeout.as_secs().max(1),
+            ),
+        ])
 }
 
 impl MyPool {
@@ -167,26 +217,11 @@ impl MyPool {
         let size = options.pool_size.max(1);
         let constraints = PoolConstraints::new(0, size)
             .ok_or_else(|| StoreError::Other(format!("invalid pool size {size}")))?;
-        let statement_ms = options.statement_timeout.as_millis();
-        let opts = OptsBuilder::from_opts(target.opts.clone())
-            .pool_opts(PoolOpts::default().with_constraints(constraints))
-            .tcp_connect_timeout(Some(options.connect_timeout))
-            .read_timeout(Some(options.statement_timeout + Duration::from_secs(2)))
-            .write_timeout(Some(options.statement_timeout + Duration::from_secs(2)))
-            .stmt_cache_size(Some(256))
-            .init(vec![
-                "SET NAMES utf8mb4".to_string(),
-                "SET time_zone = '+00:00'".to_string(),
-                // The wait for a table lock another session holds, and MariaDB's
-                // per-statement limit (in a MariaDB-only comment, so that MySQL runs the
-                // rest): past either, a request is a 503.
-                format!(
-                    "SET SESSION lock_wait_timeout = {} /*M! , SESSION max_statement_time = {} */",
-                    options.statement_timeout.as_secs().max(1),
-                    (statement_ms as f64) / 1000.0
-                ),
-            ]);
+        let opts = connection_opts(target, &options, constraints, TimeLimit::Bounded);
         let pool = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
+        // Opens no connection until asked for one.
+        let opts = connection_opts(target, &options, constraints, TimeLimit::None);
+        let unbounded = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
         // Open one connection now: an unreachable server or bad credentials fail here.
         let probe = pool
             .try_get_conn(options.connect_timeout)
@@ -194,6 +229,7 @@ impl MyPool {
         drop(probe);
         Ok(MyPool {
             pool,
+            unbounded,
             target: target.clone(),
             options: PoolOptions {
                 pool_size: size,
@@ -218,8 +254,16 @@ impl MyPool {
     }
 
     fn conn(&self) -> Result<mysql::PooledConn, StoreError> {
-        self.pool
-            .try_get_conn(self.options.wait_timeout)
+        self.conn_limited(TimeLimit::Bounded)
+    }
+
+    /// A connection of the pool `limit` names.
+    fn conn_limited(&self, limit: TimeLimit) -> Result<mysql::PooledConn, StoreError> {
+        let pool = match limit {
+            TimeLimit::Bounded => &self.pool,
+            TimeLimit::None => &self.unbounded,
+        };
+        pool.try_get_conn(self.options.wait_timeout)
             .map_err(|e| match e {
                 mysql::Error::DriverError(mysql::DriverError::Timeout) => {
                     StoreError::Unavailable(format!(
@@ -264,7 +308,10 @@ impl MyPool {
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
     ) -> Result<T, E> {
         let at = &self.target.host_port;
-        let mut conn = self.conn()?;
+        let mut conn = match checks {
+            Checks::Each => self.conn()?,
+            Checks::Deferred => self.conn_limited(TimeLimit::None)?,
+        };
         if checks == Checks::Deferred {
             conn.query_drop("SET SESSION unique_checks = 0, foreign_key_checks = 0")
                 .map_err(|e| statement_error(e, at))?;
@@ -289,12 +336,13 @@ impl MyPool {
         Ok(out)
     }
 
-    /// Runs `f` with the raw connection (DDL, restores, tests).
+    /// Runs `f` with a raw connection without the requests' time limit (DDL, restores,
+    /// tests).
     pub fn with_conn<T>(
         &self,
         f: impl FnOnce(&mut mysql::PooledConn) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.conn()?;
+        let mut conn = self.conn_limited(TimeLimit::None)?;
         f(&mut conn)
     }
 }
@@ -338,7 +386,8 @@ fn end_transaction(exec: &MyExecutor<'_>, end: &str) -> Result<(), mysql::Error>
 pub(super) enum Checks {
     /// At each row, as always outside a database's creation.
     Each,
-    /// Not while rows arrive: the keys added after them check them.
+    /// Not while rows arrive: the keys added after them check them. The transaction has
+    /// no time limit (its commit stores every row of the new tables).
     Deferred,
 }
 
