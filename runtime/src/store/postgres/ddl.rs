@@ -136,6 +136,11 @@ impl Provisioner for PgProvisioner<'_> {
         self.pool.with_client(async |c| {
             let err = |e: tokio_postgres::Error| StoreError::Database(pg_message(&e));
             let tx = c.transaction().await.map_err(err)?;
+            // Schema changes are not bound by the requests' statement time: an index on a
+            // large table takes minutes (MySQL's `MyPool::with_conn` runs them unbounded too).
+            tx.batch_execute("set local statement_timeout = 0")
+                .await
+                .map_err(err)?;
             for stmt in &statements {
                 tx.batch_execute(stmt).await.map_err(err)?;
             }
