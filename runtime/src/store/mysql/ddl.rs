@@ -244,14 +244,13 @@ fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened,
                 }
             }
         })?;
+        let indexes: Vec<String> = layout.tables.iter().filter_map(index_statement).collect();
+        build_indexes(pool, &indexes)?;
         pool.with_conn(|conn| {
             // Not checked again: the rows came from the import, which resolved every
             // reference.
             conn.query_drop("SET foreign_key_checks = 0")
                 .map_err(sql_error)?;
-            for stmt in layout.tables.iter().filter_map(index_statement) {
-                conn.query_drop(stmt).map_err(sql_error)?;
-            }
             for table in &layout.tables {
                 for stmt in foreign_key_statements(table) {
                     conn.query_drop(stmt).map_err(sql_error)?;
@@ -277,6 +276,37 @@ fn create(pool: &MyPool, model: &Model, options: &OpenOptions) -> Result<Opened,
             Err(e)
         }
     }
+}
+
+/// Runs the `ALTER TABLE`s that add each table's indexes on two connections at once,
+/// each taking the next statement when it is done; after a failure neither takes another.
+/// InnoDB builds one table's indexes on one thread, so on two cores the builds of the 1M
+/// import took 70 s instead of 123 s (BENCHMARKS §0zp).
+fn build_indexes(pool: &MyPool, statements: &[String]) -> Result<(), StoreError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = || {
+        pool.with_conn(|conn| {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(stmt) = statements.get(i) else {
+                    return Ok(());
+                };
+                if let Err(e) = conn.query_drop(stmt) {
+                    next.store(statements.len(), Ordering::Relaxed);
+                    return Err(sql_error(e));
+                }
+            }
+        })
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(work);
+        let mine = work();
+        let theirs = other
+            .join()
+            .unwrap_or_else(|_| Err(StoreError::Other("an index build panicked".into())));
+        mine.and(theirs)
+    })
 }
 
 /// The `datetime`/`timestamp` columns of every table (SQLite keeps them as epoch ms).

@@ -220,6 +220,9 @@ impl MyPool {
         let opts = connection_opts(target, &options, constraints, TimeLimit::Bounded);
         let pool = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
         // Opens no connection until asked for one.
+        // Two at least: a new database's indexes are built on two connections at once.
+        let unbounded_size = constraints.max().max(2);
+        let constraints = PoolConstraints::new(0, unbounded_size).unwrap_or(constraints);
         let opts = connection_opts(target, &options, constraints, TimeLimit::None);
         let unbounded = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
         // Open one connection now: an unreachable server or bad credentials fail here.
