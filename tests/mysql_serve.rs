@@ -84,6 +84,11 @@ fn faults_give_503_and_heal() {
     assert_eq!(code, 503, "{body}");
     assert_eq!(body["error"]["name"], "ServiceUnavailableError");
     assert!(started.elapsed() < Duration::from_secs(10));
+    // More timed-out requests than the pool has connections: each closes its connection,
+    // and the pool makes new ones once the lock is gone.
+    for _ in 0..4 {
+        assert_eq!(status(addr, "/api/articles").0, 503);
+    }
     locker.query_drop("UNLOCK TABLES").unwrap();
     assert_eq!(status(addr, "/api/articles").0, 200);
 }

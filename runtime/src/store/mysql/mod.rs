@@ -330,7 +330,7 @@ impl MyPool {
                 .conn
                 .borrow_mut()
                 .query_drop("SET SESSION unique_checks = 1, foreign_key_checks = 1");
-            // A connection that kept the checks off never goes back to the pool.
+            // Else the pool's reset on return restores them, or closes the connection.
             exec.broken.set(restored.is_err());
         }
         exec.release();
@@ -354,8 +354,8 @@ impl MyPool {
 /// holds the content-write lock, the lock is released in the same round trip
 /// (`COMMIT; DO RELEASE_LOCK(…)`, one text query of two statements): the server runs the
 /// second only when the first succeeded. An `Err` means the transaction did not end as
-/// asked. A connection that may still hold the lock or the transaction is marked broken,
-/// so it never goes back to the pool (dropping it ends both on the server).
+/// asked. A connection that may still hold the lock or the transaction is marked broken;
+/// the pool's reset when it is returned ends both, or closes it ([`MyExecutor::release`]).
 fn end_transaction(exec: &MyExecutor<'_>, end: &str) -> Result<(), mysql::Error> {
     let mut conn = exec.conn.borrow_mut();
     if !exec.write_lock.get() {
@@ -501,7 +501,8 @@ const WRITE_LOCK: &str = "strata_content_writes";
 struct MyExecutor<'p> {
     conn: std::cell::RefCell<mysql::PooledConn>,
     at: &'p str,
-    /// Set when the connection broke (it is closed instead of returned).
+    /// Set when the connection broke or its transaction did not end as asked: no more
+    /// statements are tried on it (the pool's reset on return ends its session).
     broken: std::cell::Cell<bool>,
     /// Set when the session holds the content-write lock, released when the transaction
     /// ends (`Writer::serialize_writes`).
@@ -518,12 +519,15 @@ impl<'p> MyExecutor<'p> {
         }
     }
 
-    /// Returns the connection to the pool, or closes it when it broke.
+    /// Returns the connection to the pool. The pool resets every connection it takes back
+    /// (`COM_RESET_CONNECTION`, which ends a transaction and releases named locks, then the
+    /// session's `init` statements again) and closes one that fails the reset, counting it
+    /// gone, as it must be for a broken connection. Taking the connection out of the pool
+    /// instead (`PooledConn::unwrap`) closed it but left its place counted: after as many
+    /// broken connections as the pool holds (five requests past a lock's wait), every
+    /// request was a 503 until the process restarted.
     fn release(self) {
-        let conn = self.conn.into_inner();
-        if self.broken.get() {
-            let _ = conn.unwrap();
-        }
+        drop(self.conn.into_inner());
     }
 
     /// The connection, for a statement: none once the request's time is up
