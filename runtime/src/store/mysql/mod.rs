@@ -292,7 +292,8 @@ impl MyPool {
 
     /// Runs `f` with a [`Writer`] inside one transaction (`START TRANSACTION` … `COMMIT`,
     /// or `ROLLBACK` when `f` fails). A connection whose transaction could not be ended is
-    /// closed, never returned to the pool.
+    /// reset by the pool when it is returned (which rolls the transaction back), or closed
+    /// when the reset fails ([`MyExecutor::release`]).
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&dyn Writer) -> Result<T, E>,
