@@ -527,8 +527,18 @@ impl<'p> MyExecutor<'p> {
     /// instead (`PooledConn::unwrap`) closed it but left its place counted: after as many
     /// broken connections as the pool holds (five requests past a lock's wait), every
     /// request was a 503 until the process restarted.
+    ///
+    /// A connection whose work ended cleanly goes back as it is, without the reset: its
+    /// transaction ended, its named lock was released with it, and its session settings
+    /// are the pool's, so the reset would only cost four round trips and the server's
+    /// prepared statements (every statement prepared again on the next request). The
+    /// reset stays on while the connection is lent, so one dropped by a panic is reset.
     fn release(self) {
-        drop(self.conn.into_inner());
+        let mut conn = self.conn.into_inner();
+        if !self.broken.get() {
+            conn.reset_connection(false);
+        }
+        drop(conn);
     }
 
     /// The connection, for a statement: none once the request's time is up
