@@ -219,8 +219,8 @@ impl MyPool {
             .ok_or_else(|| StoreError::Other(format!("invalid pool size {size}")))?;
         let opts = connection_opts(target, &options, constraints, TimeLimit::Bounded);
         let pool = mysql::Pool::new(opts).map_err(|e| connect_error(&e, &target.host_port))?;
-        // Opens no connection until asked for one.
-        // Two at least: a new database's indexes are built on two connections at once.
+        // Opens no connection until asked for one; two at least, since a new database's
+        // indexes are built on two connections at once.
         let unbounded_size = constraints.max().max(2);
         let constraints = PoolConstraints::new(0, unbounded_size).unwrap_or(constraints);
         let opts = connection_opts(target, &options, constraints, TimeLimit::None);
@@ -502,8 +502,8 @@ const WRITE_LOCK: &str = "strata_content_writes";
 struct MyExecutor<'p> {
     conn: std::cell::RefCell<mysql::PooledConn>,
     at: &'p str,
-    /// Set when the connection broke or its transaction did not end as asked: no more
-    /// statements are tried on it (the pool's reset on return ends its session).
+    /// Set when the connection broke or its transaction did not end as asked: it goes back
+    /// with the pool's reset, which ends its session, or is closed ([`MyExecutor::release`]).
     broken: std::cell::Cell<bool>,
     /// Set when the session holds the content-write lock, released when the transaction
     /// ends (`Writer::serialize_writes`).
