@@ -24,7 +24,7 @@ ROUNDS="${ROUNDS:-2}"
 DURATION="${DURATION:-6s}"
 BACKENDS="${BACKENDS:-sqlite postgres mariadb}"
 PORT="${PORT:-1397}"
-command -v wrk >/dev/null || { echo "ab.sh: wrk is missing" >&2; exit 1; }
+need_tools wrk
 NAME="strata_ab_$$"
 DIR=$(mktemp -d)
 PID=

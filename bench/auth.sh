@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${DURATION:-8s}"
 PORT="${PORT:-1398}"
-command -v wrk >/dev/null || { echo "auth.sh: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
+need_tools wrk
 cargo build --release --bin strata >&2
 DIR=$(mktemp -d)
 trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT

@@ -15,9 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${DURATION:-8s}"
 PORT="${PORT:-1396}"
-for tool in wrk psql mysql; do
-  command -v $tool >/dev/null || { echo "backends.sh: $tool is missing" >&2; exit 1; }
-done
+need_tools wrk psql mysql
 cargo build --release --bin strata >&2
 NAME="strata_bench_$$"
 DIR=$(mktemp -d)

@@ -42,9 +42,7 @@ ORACLE="${ORACLE:-/work/oracle}"
 STRAPI_PORT="${STRAPI_PORT:-1359}"
 PORT="${PORT:-1396}"
 STRAPI_LOG_LEVEL="${STRAPI_LOG_LEVEL:-warn}"
-for tool in wrk node curl python3; do
-  command -v $tool >/dev/null || { echo "graphql.sh: $tool is missing" >&2; exit 1; }
-done
+need_tools wrk node curl python3
 [ -d "$ORACLE/node_modules/@strapi/plugin-graphql" ] || { echo "graphql.sh: no Strapi with GraphQL in $ORACLE" >&2; exit 1; }
 [ -n "${NO_BUILD:-}" ] || cargo build --release --bin strata >&2
 mkdir -p "$ORACLE/public/uploads"   # as its start.sh: Strapi refuses to start without it

@@ -8,6 +8,26 @@
 # (ANSWER_CACHE_MB=64: strata's default, kept answers). Older builds ignore the variable.
 export STRATA_ANSWER_CACHE_MB="${ANSWER_CACHE_MB:-0}"
 
+# Checks that each tool named is on PATH; wrk, which a fresh machine lacks, is installed
+# with apt-get (as root, or through sudo) when it is missing. Anything else missing stops
+# the script with its name.
+need_tools() {
+  local script tool
+  script=$(basename "$0")
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null && continue
+    if [ "$tool" = wrk ] && command -v apt-get >/dev/null; then
+      echo "$script: wrk is missing; installing it with apt-get" >&2
+      local sudo=
+      [ "$(id -u)" = 0 ] || sudo=sudo
+      $sudo apt-get install -y -q wrk >&2 || { $sudo apt-get update -q >&2 && $sudo apt-get install -y -q wrk >&2; } || true
+      command -v wrk >/dev/null && continue
+    fi
+    echo "$script: $tool is missing" >&2
+    exit 1
+  done
+}
+
 # Waits (up to 10 s) until the server on 127.0.0.1:$1 answers /_health.
 wait_healthy() {
   for _ in $(seq 1 100); do

@@ -23,7 +23,7 @@ BACKEND="${BACKEND:-sqlite}"
 DURATION="${DURATION:-8s}"
 CONNECTIONS="${CONNECTIONS:-1 64 1000}"
 PORT="${PORT:-1399}"
-command -v wrk >/dev/null || { echo "load.sh: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
+need_tools wrk
 ulimit -n 8192 2>/dev/null || true
 
 cargo build --release --bin strata --example import_bench --example raw_sql >&2

@@ -57,9 +57,7 @@ NICE="${NICE:-0}"
 SERVERS="${SERVERS:-strapi strata}"
 SQLITE_JOURNAL="${SQLITE_JOURNAL:-wal}"
 SECS="${DURATION%s}"
-for tool in wrk sqlite3 psql mysql node curl python3; do
-  command -v $tool >/dev/null || { echo "writes.sh: $tool is missing" >&2; exit 1; }
-done
+need_tools wrk sqlite3 psql mysql node curl python3
 [[ " $SERVERS " != *" strapi "* ]] || [ -d "$ORACLE/node_modules/@strapi/strapi" ] || { echo "writes.sh: no Strapi in $ORACLE" >&2; exit 1; }
 
 if [ -n "${NO_BUILD:-}" ]; then
