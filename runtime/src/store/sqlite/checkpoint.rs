@@ -11,22 +11,46 @@
 //!
 //! The checkpoint is SQLite's own, `PASSIVE`, as the auto-checkpoint's is: it copies what
 //! no reader still needs, never waits for a lock and never blocks a writer. So what is on
-//! disk and what a crash can lose are unchanged (a commit is in the log either way), and
-//! the log is kept to the same size as before, give or take the commits made while a
-//! checkpoint runs.
+//! disk and what a crash can lose are unchanged (a commit is in the log either way).
+//!
+//! **The log starts over.** SQLite writes the log from its start again only when a write
+//! begins while every frame of it has been copied. The auto-checkpoint copies inside the
+//! commit, so the next write finds it so. A checkpoint beside the writes never does:
+//! under steady writes the next one begins before the copy ends, so the log only grew
+//! (1 GB after a minute of one-field updates of the blog, every later commit asking for
+//! a checkpoint that synced the files, and p99s of 400 ms; BENCHMARKS §0zq). So after the
+//! passive copy the thread takes the pool's write turn ([`Writers::between_writes`]: no
+//! write of this process is under way or starts meanwhile) and runs a `RESTART`
+//! checkpoint: it copies the few frames committed since, waits briefly for readers still
+//! reading the log ([`RESTART_WAIT`]), and the next write starts the log over. When it
+//! cannot (a long read, another process's write), it is a passive checkpoint, and the
+//! next commit past the threshold tries again. `journal_size_limit`
+//! ([`LOG_SIZE_LIMIT`]) cuts a log file that grew back to that size when it starts over.
 
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
+use std::time::Duration;
+
 use rusqlite::Connection;
 
+use super::group::Writers;
 use crate::store::StoreError;
 
 /// The log size, in pages, past which a commit asks for a checkpoint: SQLite's default
 /// auto-checkpoint threshold.
 const PAGES_BEFORE_CHECKPOINT: c_int = 1000;
+
+/// The size, in bytes, a log file is cut back to when it starts over (its
+/// `journal_size_limit`; SQLite's default keeps the largest size it ever had).
+pub(super) const LOG_SIZE_LIMIT: i64 = 64 << 20;
+
+/// How long a `RESTART` checkpoint waits, in all, for a lock: the write lock another
+/// process holds, or readers still reading frames of the log. This process's writes wait
+/// that long at most for their turn.
+const RESTART_WAIT: Duration = Duration::from_millis(60);
 
 /// The thread that checkpoints, and the way to ask it to.
 pub(super) struct Checkpointer {
@@ -78,14 +102,19 @@ impl Asked {
 impl Checkpointer {
     /// Starts the thread, which checkpoints on `conn` (a connection of its own to the
     /// pool's database file).
-    pub(super) fn start(conn: Connection) -> Result<Checkpointer, StoreError> {
+    /// `writers` is the turn of the pool's writes, taken to start the log over.
+    pub(super) fn start(
+        mut conn: Connection,
+        writers: Arc<Writers>,
+    ) -> Result<Checkpointer, StoreError> {
+        conn.busy_handler(Some(restart_wait))?;
         let asked = Arc::new(Asked::default());
         let theirs = Arc::clone(&asked);
         let thread = std::thread::Builder::new()
             .name("strata-checkpoint".into())
             .spawn(move || {
                 while theirs.next() {
-                    if checkpoint(&conn) {
+                    if checkpoint(&conn, &writers) {
                         theirs.checkpoints.fetch_add(1, Ordering::Relaxed);
                     }
                     // What commits asked while it ran is dropped: if the log is still
@@ -120,16 +149,43 @@ impl Checkpointer {
     }
 }
 
-/// One passive checkpoint; whether it ran. A failure (the disk, another process holding
+/// One checkpoint: a passive copy, then the log started over between two writes (see
+/// the module's doc); whether the copy ran. A failure (the disk, another process holding
 /// the checkpoint lock) only leaves the log longer; the next commit past the threshold
 /// asks again.
-fn checkpoint(conn: &Connection) -> bool {
-    match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0)) {
+fn checkpoint(conn: &Connection, writers: &Writers) -> bool {
+    let copied = match run(conn, "PRAGMA wal_checkpoint(PASSIVE)") {
         Ok(busy) => busy == 0,
         Err(e) => {
             tracing::warn!("SQLite checkpoint failed (the log stays longer until the next): {e}");
-            false
+            return false;
         }
+    };
+    // Busy (a reader or another process in the way) is no failure: the log starts over
+    // at a later checkpoint.
+    if let Some(Err(e)) = writers.between_writes(|| run(conn, "PRAGMA wal_checkpoint(RESTART)")) {
+        tracing::warn!("SQLite checkpoint failed (the log stays longer until the next): {e}");
+    }
+    copied
+}
+
+/// Runs a checkpoint pragma; its first column (1 when it was kept from finishing).
+fn run(conn: &Connection, pragma: &str) -> rusqlite::Result<i64> {
+    conn.query_row(pragma, [], |r| r.get::<_, i64>(0))
+}
+
+/// The checkpoint connection's busy handler: SQLite's first back-off steps, up to
+/// [`RESTART_WAIT`] in all (a passive checkpoint never calls it).
+fn restart_wait(count: i32) -> bool {
+    const DELAYS_MS: [u64; 6] = [1, 2, 5, 10, 15, 25];
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let waited: u64 = DELAYS_MS.iter().take(count).sum();
+    match DELAYS_MS.get(count) {
+        Some(&ms) if Duration::from_millis(waited + ms) <= RESTART_WAIT => {
+            std::thread::sleep(Duration::from_millis(ms));
+            true
+        }
+        _ => false,
     }
 }
 
@@ -183,7 +239,8 @@ mod tests {
     #[test]
     fn commits_leave_checkpoints_to_the_thread() {
         let (url, mut conn, dir) = database("commits");
-        let checkpointer = Checkpointer::start(open_connection(&url, false).unwrap()).unwrap();
+        let checkpointer =
+            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
         checkpointer.watch(&mut conn).unwrap();
         drop(checkpointer);
         commit_pages(&conn, 1600);
@@ -197,7 +254,8 @@ mod tests {
     #[test]
     fn the_thread_checkpoints_past_the_threshold() {
         let (url, mut conn, dir) = database("thread");
-        let checkpointer = Checkpointer::start(open_connection(&url, false).unwrap()).unwrap();
+        let checkpointer =
+            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
         checkpointer.watch(&mut conn).unwrap();
         // A commit here appends two or three frames (the overflow page, the leaf, now and
         // then an interior page): 150 commits stay well below 1000 frames, 500 more
@@ -211,6 +269,26 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         drop(checkpointer);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Commits that never pause still let the log start over: after 12,000 commits of a
+    /// frame or two each, one after the other, the log holds a few thousand frames at
+    /// most. Before the restart it held every one of them (a checkpoint beside the writes
+    /// never finished before the next write began).
+    #[test]
+    fn the_log_starts_over_under_steady_commits() {
+        let (url, mut conn, dir) = database("steady");
+        let checkpointer =
+            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
+        checkpointer.watch(&mut conn).unwrap();
+        let row = vec![7u8; 100];
+        for _ in 0..12_000 {
+            conn.execute("INSERT INTO t VALUES (?1)", [&row]).unwrap();
+        }
+        drop(checkpointer);
+        let frames = frames_in_log(&conn);
+        assert!(frames < 6_000, "{frames} frames in the log");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -60,6 +60,19 @@ pub(super) struct Writers {
     waiting: AtomicUsize,
 }
 
+impl Writers {
+    /// Runs `f` while this pool has no write under way: with the turn held, so no write
+    /// starts until `f` returns, and no group open. `None`, without running `f`, when a
+    /// group is open (handed on between two of its writes).
+    pub(super) fn between_writes<T>(&self, f: impl FnOnce() -> T) -> Option<T> {
+        let turn = self.turn.lock().unwrap_or_else(PoisonError::into_inner);
+        if turn.is_some() {
+            return None;
+        }
+        Some(f())
+    }
+}
+
 /// An open transaction, the connection it is on, and the writes it holds.
 struct Group {
     conn: Connection,

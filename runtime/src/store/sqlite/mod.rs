@@ -232,7 +232,7 @@ pub struct SqlitePool {
     /// of hundreds of milliseconds under 16 concurrent writers); and their writes are
     /// committed in groups (`group.rs`). Other processes' writers still meet the busy
     /// handler.
-    writers: group::Writers,
+    writers: Arc<group::Writers>,
     /// Checkpoints the log for the pool's commits (`checkpoint.rs`); held, never read, so
     /// that dropping the pool stops its thread. `None` for a pool that checkpoints as
     /// SQLite does by default, inside the commit (tests' pools).
@@ -286,7 +286,7 @@ impl SqlitePool {
         let generation = Arc::new(AtomicU64::new(0));
         SqlitePool {
             size,
-            writers: group::Writers::default(),
+            writers: Arc::default(),
             idle: Mutex::new(
                 conns
                     .into_iter()
@@ -311,11 +311,18 @@ impl SqlitePool {
         mut conns: Vec<Connection>,
         checkpoints: Connection,
     ) -> Result<Self, StoreError> {
-        let checkpointer = checkpoint::Checkpointer::start(checkpoints)?;
+        for conn in &conns {
+            // A log grown past this (a burst of writes, an older build) is cut back to it
+            // when it starts over (`checkpoint.rs`).
+            conn.pragma_update(None, "journal_size_limit", checkpoint::LOG_SIZE_LIMIT)?;
+        }
+        let writers: Arc<group::Writers> = Arc::default();
+        let checkpointer = checkpoint::Checkpointer::start(checkpoints, Arc::clone(&writers))?;
         for conn in &mut conns {
             checkpointer.watch(conn)?;
         }
         let mut pool = SqlitePool::new(conns);
+        pool.writers = writers;
         pool.checkpointer = Some(checkpointer);
         Ok(pool)
     }
