@@ -227,6 +227,15 @@ mod tests {
         }
     }
 
+    /// A checkpointer of the file at `url` (a pool without writes of its own), watching
+    /// `conn`'s commits.
+    fn watching(url: &DatabaseUrl, conn: &mut Connection) -> Checkpointer {
+        let checkpointer =
+            Checkpointer::start(open_connection(url, false).unwrap(), Arc::default()).unwrap();
+        checkpointer.watch(conn).unwrap();
+        checkpointer
+    }
+
     /// The frames in the log, from a passive checkpoint's report.
     fn frames_in_log(conn: &Connection) -> i64 {
         conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
@@ -239,9 +248,7 @@ mod tests {
     #[test]
     fn commits_leave_checkpoints_to_the_thread() {
         let (url, mut conn, dir) = database("commits");
-        let checkpointer =
-            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
-        checkpointer.watch(&mut conn).unwrap();
+        let checkpointer = watching(&url, &mut conn);
         drop(checkpointer);
         commit_pages(&conn, 1600);
         let frames = frames_in_log(&conn);
@@ -254,9 +261,7 @@ mod tests {
     #[test]
     fn the_thread_checkpoints_past_the_threshold() {
         let (url, mut conn, dir) = database("thread");
-        let checkpointer =
-            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
-        checkpointer.watch(&mut conn).unwrap();
+        let checkpointer = watching(&url, &mut conn);
         // A commit here appends two or three frames (the overflow page, the leaf, now and
         // then an interior page): 150 commits stay well below 1000 frames, 500 more
         // cross it.
@@ -279,9 +284,7 @@ mod tests {
     #[test]
     fn the_log_starts_over_under_steady_commits() {
         let (url, mut conn, dir) = database("steady");
-        let checkpointer =
-            Checkpointer::start(open_connection(&url, false).unwrap(), Arc::default()).unwrap();
-        checkpointer.watch(&mut conn).unwrap();
+        let checkpointer = watching(&url, &mut conn);
         let row = vec![7u8; 100];
         for _ in 0..12_000 {
             conn.execute("INSERT INTO t VALUES (?1)", [&row]).unwrap();
