@@ -24,7 +24,8 @@
 //! checkpoint: it copies the few frames committed since, waits briefly for readers still
 //! reading the log ([`RESTART_WAIT`]), and the next write starts the log over. When it
 //! cannot (a long read, another process's write), it is a passive checkpoint, and the
-//! next commit past the threshold tries again. `journal_size_limit`
+//! next restart is tried once the log has grown by another threshold, so that a long
+//! read does not hold this process's writes at every commit. `journal_size_limit`
 //! ([`LOG_SIZE_LIMIT`]) cuts a log file that grew back to that size when it starts over.
 
 use std::ffi::c_int;
@@ -65,6 +66,8 @@ struct Asked {
     wake: Condvar,
     /// Checkpoints the thread has run.
     checkpoints: AtomicU64,
+    /// `RESTART` checkpoints it has tried.
+    restarts: AtomicU64,
 }
 
 #[derive(Default)]
@@ -113,9 +116,18 @@ impl Checkpointer {
         let thread = std::thread::Builder::new()
             .name("strata-checkpoint".into())
             .spawn(move || {
+                let mut checkpoints = Checkpoints {
+                    conn,
+                    writers,
+                    restart_from: 0,
+                };
                 while theirs.next() {
-                    if checkpoint(&conn, &writers) {
+                    let ran = checkpoints.run();
+                    if ran.copied {
                         theirs.checkpoints.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if ran.restart_tried {
+                        theirs.restarts.fetch_add(1, Ordering::Relaxed);
                     }
                     // What commits asked while it ran is dropped: if the log is still
                     // past the threshold, the next commit asks again.
@@ -147,31 +159,84 @@ impl Checkpointer {
     fn checkpoints(&self) -> u64 {
         self.asked.checkpoints.load(Ordering::Relaxed)
     }
-}
 
-/// One checkpoint: a passive copy, then the log started over between two writes (see
-/// the module's doc); whether the copy ran. A failure (the disk, another process holding
-/// the checkpoint lock) only leaves the log longer; the next commit past the threshold
-/// asks again.
-fn checkpoint(conn: &Connection, writers: &Writers) -> bool {
-    let copied = match run(conn, "PRAGMA wal_checkpoint(PASSIVE)") {
-        Ok(busy) => busy == 0,
-        Err(e) => {
-            tracing::warn!("SQLite checkpoint failed (the log stays longer until the next): {e}");
-            return false;
-        }
-    };
-    // Busy (a reader or another process in the way) is no failure: the log starts over
-    // at a later checkpoint.
-    if let Some(Err(e)) = writers.between_writes(|| run(conn, "PRAGMA wal_checkpoint(RESTART)")) {
-        tracing::warn!("SQLite checkpoint failed (the log stays longer until the next): {e}");
+    /// `RESTART` checkpoints the thread has tried so far.
+    #[cfg(test)]
+    fn restarts(&self) -> u64 {
+        self.asked.restarts.load(Ordering::Relaxed)
     }
-    copied
 }
 
-/// Runs a checkpoint pragma; its first column (1 when it was kept from finishing).
-fn run(conn: &Connection, pragma: &str) -> rusqlite::Result<i64> {
-    conn.query_row(pragma, [], |r| r.get::<_, i64>(0))
+/// What one checkpoint did.
+#[derive(Debug, Default)]
+struct Ran {
+    /// The passive copy ran to its end.
+    copied: bool,
+    /// A `RESTART` was tried (between two writes).
+    restart_tried: bool,
+}
+
+/// The checkpoint thread's connection and what it remembers between checkpoints.
+struct Checkpoints {
+    conn: Connection,
+    writers: Arc<Writers>,
+    /// The log's length (frames) below which no restart is tried: set past the length at
+    /// a restart that could not finish, so that a long read elsewhere (another process's)
+    /// does not hold this process's writes [`RESTART_WAIT`] at every commit.
+    restart_from: i64,
+}
+
+impl Checkpoints {
+    /// One checkpoint: a passive copy, then the log started over between two writes (see
+    /// the module's doc); whether the copy ran. A failure (the disk, another process
+    /// holding the checkpoint lock) only leaves the log longer; the next commit past the
+    /// threshold asks again.
+    fn run(&mut self) -> Ran {
+        let (busy, log) = match self.pragma("PASSIVE") {
+            Ok(done) => done,
+            Err(e) => {
+                tracing::warn!(
+                    "SQLite checkpoint failed (the log stays longer until the next): {e}"
+                );
+                return Ran::default();
+            }
+        };
+        let mut ran = Ran {
+            copied: busy == 0,
+            restart_tried: false,
+        };
+        if log >= self.restart_from {
+            let conn = &self.conn;
+            let restart = self.writers.between_writes(|| pragma(conn, "RESTART"));
+            ran.restart_tried = restart.is_some();
+            match restart {
+                // Kept from finishing (a reader or another process in the way): no
+                // failure, the log starts over at a later checkpoint.
+                Some(Ok((1, log))) => self.restart_from = log + PAGES_BEFORE_CHECKPOINT as i64,
+                Some(Ok(_)) => self.restart_from = 0,
+                Some(Err(e)) => {
+                    tracing::warn!(
+                        "SQLite checkpoint failed (the log stays longer until the next): {e}"
+                    )
+                }
+                // A group of writes is open: the next commit asks again.
+                None => {}
+            }
+        }
+        ran
+    }
+
+    fn pragma(&self, mode: &str) -> rusqlite::Result<(i64, i64)> {
+        pragma(&self.conn, mode)
+    }
+}
+
+/// Runs `PRAGMA wal_checkpoint(mode)`: whether it was kept from finishing (1 or 0), and
+/// the log's length in frames.
+fn pragma(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })
 }
 
 /// The checkpoint connection's busy handler: SQLite's first back-off steps, up to
@@ -274,6 +339,41 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         drop(checkpointer);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A reader that keeps an old snapshot stops the log from starting over; the thread
+    /// then tries again only after another thousand frames, not at every checkpoint (each
+    /// try holds this process's writes up to [`RESTART_WAIT`]).
+    #[test]
+    fn a_restart_kept_from_finishing_waits_for_the_log_to_grow() {
+        let (url, mut conn, dir) = database("held");
+        let reader = open_connection(&url, false).unwrap();
+        commit_pages(&conn, 1);
+        reader.execute_batch("BEGIN").unwrap();
+        let _: i64 = reader
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        let checkpointer = watching(&url, &mut conn);
+        // About 2,500 frames past the threshold: a checkpoint asked at each commit.
+        commit_pages(&conn, 1_500);
+        let start = Instant::now();
+        while checkpointer.checkpoints() < 5 {
+            assert!(start.elapsed() < Duration::from_secs(10), "no checkpoints");
+            commit_pages(&conn, 1);
+        }
+        let frames = frames_in_log(&conn);
+        let (checkpoints, restarts) = (checkpointer.checkpoints(), checkpointer.restarts());
+        drop(checkpointer);
+        assert!(
+            frames > 3_000,
+            "{frames} frames: the log started over under the reader"
+        );
+        assert!(
+            restarts <= 1 + frames as u64 / 1_000,
+            "{restarts} restarts tried in {checkpoints} checkpoints, {frames} frames"
+        );
+        reader.execute_batch("COMMIT").unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }
 
