@@ -32,11 +32,11 @@ use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
-
 use std::time::Duration;
 
 use rusqlite::Connection;
 
+use super::back_off;
 use super::group::Writers;
 use crate::store::StoreError;
 
@@ -48,10 +48,11 @@ const PAGES_BEFORE_CHECKPOINT: c_int = 1000;
 /// `journal_size_limit`; SQLite's default keeps the largest size it ever had).
 pub(super) const LOG_SIZE_LIMIT: i64 = 64 << 20;
 
-/// How long a `RESTART` checkpoint waits, in all, for a lock: the write lock another
-/// process holds, or readers still reading frames of the log. This process's writes wait
-/// that long at most for their turn.
-const RESTART_WAIT: Duration = Duration::from_millis(60);
+/// How long a `RESTART` checkpoint waits for a lock: the write lock another process
+/// holds, or readers still reading frames of the log. No wait begins past it, so the
+/// waits come to 53 ms ([`back_off`]'s steps), and this process's writes wait about that
+/// long at most for their turn.
+const RESTART_WAIT: Duration = Duration::from_millis(50);
 
 /// The thread that checkpoints, and the way to ask it to.
 pub(super) struct Checkpointer {
@@ -192,12 +193,10 @@ impl Checkpoints {
     /// holding the checkpoint lock) only leaves the log longer; the next commit past the
     /// threshold asks again.
     fn run(&mut self) -> Ran {
-        let (busy, log) = match self.pragma("PASSIVE") {
+        let (busy, log) = match pragma(&self.conn, "PASSIVE") {
             Ok(done) => done,
             Err(e) => {
-                tracing::warn!(
-                    "SQLite checkpoint failed (the log stays longer until the next): {e}"
-                );
+                failed(&e);
                 return Ran::default();
             }
         };
@@ -214,21 +213,17 @@ impl Checkpoints {
                 // failure, the log starts over at a later checkpoint.
                 Some(Ok((1, log))) => self.restart_from = log + PAGES_BEFORE_CHECKPOINT as i64,
                 Some(Ok(_)) => self.restart_from = 0,
-                Some(Err(e)) => {
-                    tracing::warn!(
-                        "SQLite checkpoint failed (the log stays longer until the next): {e}"
-                    )
-                }
+                Some(Err(e)) => failed(&e),
                 // A group of writes is open: the next commit asks again.
                 None => {}
             }
         }
         ran
     }
+}
 
-    fn pragma(&self, mode: &str) -> rusqlite::Result<(i64, i64)> {
-        pragma(&self.conn, mode)
-    }
+fn failed(e: &rusqlite::Error) {
+    tracing::warn!("SQLite checkpoint failed (the log stays longer until the next): {e}");
 }
 
 /// Runs `PRAGMA wal_checkpoint(mode)`: whether it was kept from finishing (1 or 0), and
@@ -239,19 +234,10 @@ fn pragma(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64)> {
     })
 }
 
-/// The checkpoint connection's busy handler: SQLite's first back-off steps, up to
-/// [`RESTART_WAIT`] in all (a passive checkpoint never calls it).
+/// The checkpoint connection's busy handler: the pool's back-off, up to [`RESTART_WAIT`]
+/// in all (a passive checkpoint never calls it).
 fn restart_wait(count: i32) -> bool {
-    const DELAYS_MS: [u64; 6] = [1, 2, 5, 10, 15, 25];
-    let count = usize::try_from(count).unwrap_or(usize::MAX);
-    let waited: u64 = DELAYS_MS.iter().take(count).sum();
-    match DELAYS_MS.get(count) {
-        Some(&ms) if Duration::from_millis(waited + ms) <= RESTART_WAIT => {
-            std::thread::sleep(Duration::from_millis(ms));
-            true
-        }
-        _ => false,
-    }
+    back_off(count, RESTART_WAIT)
 }
 
 impl Drop for Checkpointer {

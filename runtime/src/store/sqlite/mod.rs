@@ -166,17 +166,20 @@ const LOCK_WAIT: Duration = Duration::from_secs(5);
 /// wait at all (the statement fails busy, which [`StoreError::is_interrupted`] counts as
 /// an interruption, and the read is run again off the event loop).
 fn wait_for_lock(count: i32) -> bool {
+    Budget::current().deadline.is_none() && back_off(count, LOCK_WAIT)
+}
+
+/// A busy handler's wait before its `count`th retry: SQLite's own back-off (1, 2, 5, 10,
+/// … 100 ms), as long as the waits so far are below `limit`; whether to retry.
+fn back_off(count: i32, limit: Duration) -> bool {
     const DELAYS_MS: [u64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
-    if Budget::current().deadline.is_some() {
-        return false;
-    }
     let count = usize::try_from(count).unwrap_or(0);
     let waited: u64 = DELAYS_MS.iter().take(count).sum::<u64>()
         + 100 * count.saturating_sub(DELAYS_MS.len()) as u64;
-    if waited >= LOCK_WAIT.as_millis() as u64 {
+    let delay = DELAYS_MS.get(count).copied().unwrap_or(100);
+    if waited >= limit.as_millis() as u64 {
         return false;
     }
-    let delay = DELAYS_MS.get(count).copied().unwrap_or(100);
     std::thread::sleep(Duration::from_millis(delay));
     true
 }
@@ -308,21 +311,18 @@ impl SqlitePool {
     /// A pool over `conns` whose commits leave WAL checkpoints to a thread of their own,
     /// which checkpoints on `checkpoints` (another connection to the same file).
     pub fn checkpointed(
-        mut conns: Vec<Connection>,
+        conns: Vec<Connection>,
         checkpoints: Connection,
     ) -> Result<Self, StoreError> {
-        for conn in &conns {
+        let mut pool = SqlitePool::new(conns);
+        let checkpointer = checkpoint::Checkpointer::start(checkpoints, Arc::clone(&pool.writers))?;
+        let idle = pool.idle.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for (conn, _) in idle.iter_mut() {
             // A log grown past this (a burst of writes, an older build) is cut back to it
             // when it starts over (`checkpoint.rs`).
             conn.pragma_update(None, "journal_size_limit", checkpoint::LOG_SIZE_LIMIT)?;
-        }
-        let writers: Arc<group::Writers> = Arc::default();
-        let checkpointer = checkpoint::Checkpointer::start(checkpoints, Arc::clone(&writers))?;
-        for conn in &mut conns {
             checkpointer.watch(conn)?;
         }
-        let mut pool = SqlitePool::new(conns);
-        pool.writers = writers;
         pool.checkpointer = Some(checkpointer);
         Ok(pool)
     }
