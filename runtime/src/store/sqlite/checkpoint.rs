@@ -1,6 +1,6 @@
 //! WAL checkpoints off the request path: a [`Checkpointer`] thread, with a connection of
-//! its own, copies the write-ahead log back into the database file when the log has grown
-//! past [`PAGES_BEFORE_CHECKPOINT`] pages.
+//! its own, copies the write-ahead log back into the database file each time
+//! [`PAGES_BEFORE_CHECKPOINT`] pages have been committed to it since the last copy.
 //!
 //! SQLite's default runs that checkpoint inside the `COMMIT` that crossed the threshold
 //! (its auto-checkpoint is a WAL hook of the committing connection). The checkpoint copies
@@ -19,17 +19,27 @@
 //! under steady writes the next one begins before the copy ends, so the log only grew
 //! (1 GB after a minute of one-field updates of the blog, every later commit asking for
 //! a checkpoint that synced the files, and p99s of 400 ms; BENCHMARKS §0zq). So after the
-//! passive copy the thread takes the pool's write turn ([`Writers::between_writes`]: no
-//! write of this process is under way or starts meanwhile) and runs a `RESTART`
-//! checkpoint: it copies the few frames committed since, waits briefly for readers still
-//! reading the log ([`RESTART_WAIT`]), and the next write starts the log over. When it
-//! cannot (a long read, another process's write), it is a passive checkpoint, and the
-//! next restart is tried once the log has grown by another threshold, so that a long
-//! read does not hold this process's writes at every commit. `journal_size_limit`
-//! ([`LOG_SIZE_LIMIT`]) cuts a log file that grew back to that size when it starts over.
+//! passive copy of a log of [`RESTART_FROM`] frames or more, the thread takes the pool's
+//! write turn ([`Writers::between_writes`]: no write of this process is under way or
+//! starts meanwhile) and runs a `RESTART` checkpoint: it copies the few frames committed
+//! since, waits briefly for readers still reading the log ([`RESTART_WAIT`]), and the
+//! next write starts the log over. When it cannot (a long read, another process's
+//! write), it is a passive checkpoint, and the next restart is tried once the log has
+//! grown by another threshold, so that a long read does not hold this process's writes
+//! at every commit. `journal_size_limit` ([`LOG_SIZE_LIMIT`]) cuts a log file that grew
+//! back to that size when it starts over.
+//!
+//! **Restarts are rarer than copies.** The restart holds the writes while it syncs the
+//! log and the file (a few milliseconds here), so it runs once in four copies, not at
+//! each: a thread restarting at every thousand frames cost deletes at 16 connections a
+//! tenth of their rate, and put a stall near every 200th write at one (BENCHMARKS
+//! §0zr). The longer log costs readers nothing: a reader looks a page up only among the
+//! frames the last copy left (SQLite's `minFrame`). And a commit asks for a copy only
+//! when a thousand frames came since the last one, not at every commit past a thousand:
+//! with the log left at four thousand, that would be a copy, and two syncs, per write.
 
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -42,7 +52,12 @@ use crate::store::StoreError;
 
 /// The log size, in pages, past which a commit asks for a checkpoint: SQLite's default
 /// auto-checkpoint threshold.
-const PAGES_BEFORE_CHECKPOINT: c_int = 1000;
+const PAGES_BEFORE_CHECKPOINT: i64 = 1000;
+
+/// The log's length, in frames, from which a checkpoint also starts it over (16 MB of
+/// 4 KB pages, and still inside the first of the WAL index's hash tables, which holds
+/// 4,062 frames).
+const RESTART_FROM: i64 = 4_000;
 
 /// The size, in bytes, a log file is cut back to when it starts over (its
 /// `journal_size_limit`; SQLite's default keeps the largest size it ever had).
@@ -61,7 +76,6 @@ pub(super) struct Checkpointer {
 }
 
 /// What the pool's commits tell the thread.
-#[derive(Default)]
 struct Asked {
     state: Mutex<State>,
     wake: Condvar,
@@ -69,6 +83,9 @@ struct Asked {
     checkpoints: AtomicU64,
     /// `RESTART` checkpoints it has tried.
     restarts: AtomicU64,
+    /// The log's length, in frames, from which a commit asks for a checkpoint: a thousand
+    /// past the length the last checkpoint left (a thousand once the log starts over).
+    ask_from: AtomicI64,
 }
 
 #[derive(Default)]
@@ -77,6 +94,18 @@ struct State {
     checkpoint: bool,
     /// The pool is gone: the thread ends.
     stop: bool,
+}
+
+impl Default for Asked {
+    fn default() -> Asked {
+        Asked {
+            state: Mutex::default(),
+            wake: Condvar::new(),
+            checkpoints: AtomicU64::new(0),
+            restarts: AtomicU64::new(0),
+            ask_from: AtomicI64::new(PAGES_BEFORE_CHECKPOINT),
+        }
+    }
 }
 
 impl Asked {
@@ -120,7 +149,7 @@ impl Checkpointer {
                 let mut checkpoints = Checkpoints {
                     conn,
                     writers,
-                    restart_from: 0,
+                    restart_from: RESTART_FROM,
                 };
                 while theirs.next() {
                     let ran = checkpoints.run();
@@ -129,6 +158,11 @@ impl Checkpointer {
                     }
                     if ran.restart_tried {
                         theirs.restarts.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if let Some(left) = ran.left {
+                        theirs
+                            .ask_from
+                            .store(left + PAGES_BEFORE_CHECKPOINT, Ordering::Relaxed);
                     }
                     // What commits asked while it ran is dropped: if the log is still
                     // past the threshold, the next commit asks again.
@@ -147,7 +181,7 @@ impl Checkpointer {
     pub(super) fn watch(&self, conn: &mut Connection) -> Result<(), StoreError> {
         let asked = Arc::clone(&self.asked);
         conn.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, pages: c_int| {
-            if pages >= PAGES_BEFORE_CHECKPOINT {
+            if i64::from(pages) >= asked.ask_from.load(Ordering::Relaxed) {
                 asked.set(|s| s.checkpoint = true);
             }
             Ok(())
@@ -175,15 +209,19 @@ struct Ran {
     copied: bool,
     /// A `RESTART` was tried (between two writes).
     restart_tried: bool,
+    /// The frames the log holds that no later write needs copied: its length after the
+    /// copy, 0 once it starts over; `None` when the copy failed.
+    left: Option<i64>,
 }
 
 /// The checkpoint thread's connection and what it remembers between checkpoints.
 struct Checkpoints {
     conn: Connection,
     writers: Arc<Writers>,
-    /// The log's length (frames) below which no restart is tried: set past the length at
-    /// a restart that could not finish, so that a long read elsewhere (another process's)
-    /// does not hold this process's writes [`RESTART_WAIT`] at every commit.
+    /// The log's length (frames) below which no restart is tried: [`RESTART_FROM`], or
+    /// past the length at a restart that could not finish, so that a long read elsewhere
+    /// (another process's) does not hold this process's writes [`RESTART_WAIT`] at every
+    /// commit.
     restart_from: i64,
 }
 
@@ -203,6 +241,7 @@ impl Checkpoints {
         let mut ran = Ran {
             copied: busy == 0,
             restart_tried: false,
+            left: Some(log),
         };
         if log >= self.restart_from {
             let conn = &self.conn;
@@ -211,8 +250,11 @@ impl Checkpoints {
             match restart {
                 // Kept from finishing (a reader or another process in the way): no
                 // failure, the log starts over at a later checkpoint.
-                Some(Ok((1, log))) => self.restart_from = log + PAGES_BEFORE_CHECKPOINT as i64,
-                Some(Ok(_)) => self.restart_from = 0,
+                Some(Ok((1, log))) => self.restart_from = log + PAGES_BEFORE_CHECKPOINT,
+                Some(Ok(_)) => {
+                    self.restart_from = RESTART_FROM;
+                    ran.left = Some(0);
+                }
                 Some(Err(e)) => failed(&e),
                 // A group of writes is open: the next commit asks again.
                 None => {}
@@ -287,10 +329,19 @@ mod tests {
         checkpointer
     }
 
-    /// The frames in the log, from a passive checkpoint's report.
+    /// The frames in the log, from a passive checkpoint's report (asked again while the
+    /// thread's checkpoint holds the checkpoint lock, when the report is -1).
     fn frames_in_log(conn: &Connection) -> i64 {
-        conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
-            .unwrap()
+        let start = Instant::now();
+        loop {
+            let frames: i64 = conn
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
+                .unwrap();
+            if frames >= 0 || start.elapsed() > Duration::from_secs(10) {
+                return frames;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// A watched connection's commits never checkpoint themselves: with the thread gone,
@@ -328,11 +379,13 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A reader that keeps an old snapshot stops the log from starting over; the thread
-    /// then tries again only after another thousand frames, not at every checkpoint (each
-    /// try holds this process's writes up to [`RESTART_WAIT`]).
+    /// A reader that keeps an old snapshot stops the log from starting over. The thread
+    /// then copies once per thousand frames committed, not at every commit past the
+    /// threshold (each copy syncs the log and the file), and tries a restart only once
+    /// the log is [`RESTART_FROM`] long and again after each further thousand frames, not
+    /// at every copy (each try holds this process's writes up to [`RESTART_WAIT`]).
     #[test]
-    fn a_restart_kept_from_finishing_waits_for_the_log_to_grow() {
+    fn a_held_log_is_copied_and_restarted_once_per_thousand_frames() {
         let (url, mut conn, dir) = database("held");
         let reader = open_connection(&url, false).unwrap();
         commit_pages(&conn, 1);
@@ -341,22 +394,33 @@ mod tests {
             .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
             .unwrap();
         let checkpointer = watching(&url, &mut conn);
-        // About 2,500 frames past the threshold: a checkpoint asked at each commit.
-        commit_pages(&conn, 1_500);
+        // About 7,500 frames, a few at each commit.
+        for _ in 0..30 {
+            commit_pages(&conn, 100);
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let start = Instant::now();
-        while checkpointer.checkpoints() < 5 {
-            assert!(start.elapsed() < Duration::from_secs(10), "no checkpoints");
-            commit_pages(&conn, 1);
+        while checkpointer.checkpoints() < 6 {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "too few checkpoints"
+            );
+            std::thread::sleep(Duration::from_millis(2));
         }
         let frames = frames_in_log(&conn);
         let (checkpoints, restarts) = (checkpointer.checkpoints(), checkpointer.restarts());
         drop(checkpointer);
+        let thousands = frames as u64 / 1_000;
         assert!(
-            frames > 3_000,
+            frames > 6_000,
             "{frames} frames: the log started over under the reader"
         );
         assert!(
-            restarts <= 1 + frames as u64 / 1_000,
+            checkpoints <= 1 + thousands,
+            "{checkpoints} checkpoints for {frames} frames"
+        );
+        assert!(
+            (1..=1 + thousands - 4).contains(&restarts),
             "{restarts} restarts tried in {checkpoints} checkpoints, {frames} frames"
         );
         reader.execute_batch("COMMIT").unwrap();
@@ -364,9 +428,9 @@ mod tests {
     }
 
     /// Commits that never pause still let the log start over: after 12,000 commits of a
-    /// frame or two each, one after the other, the log holds a few thousand frames at
-    /// most. Before the restart it held every one of them (a checkpoint beside the writes
-    /// never finished before the next write began).
+    /// frame or two each, one after the other, the log holds little more than
+    /// [`RESTART_FROM`] frames. Before the restart it held every one of them (a checkpoint
+    /// beside the writes never finished before the next write began).
     #[test]
     fn the_log_starts_over_under_steady_commits() {
         let (url, mut conn, dir) = database("steady");
@@ -377,7 +441,7 @@ mod tests {
         }
         drop(checkpointer);
         let frames = frames_in_log(&conn);
-        assert!(frames < 6_000, "{frames} frames in the log");
+        assert!(frames < RESTART_FROM + 2_500, "{frames} frames in the log");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
