@@ -31,8 +31,8 @@
 //!
 //! **Restarts are rarer than copies.** The restart holds the writes while it syncs the
 //! log and the file (a few milliseconds here), so it runs once in four copies, not at
-//! each: a thread restarting at every thousand frames cost deletes at 16 connections a
-//! tenth of their rate, and put a stall near every 200th write at one (BENCHMARKS
+//! each: a thread restarting at every thousand frames cost deletes at 16 connections
+//! nearly a quarter of their rate, and put a stall near every 200th write at one (BENCHMARKS
 //! §0zr). The longer log costs readers nothing: a reader looks a page up only among the
 //! frames the last copy left (SQLite's `minFrame`). And a commit asks for a copy only
 //! when a thousand frames came since the last one, not at every commit past a thousand:
@@ -50,8 +50,8 @@ use super::back_off;
 use super::group::Writers;
 use crate::store::StoreError;
 
-/// The log size, in pages, past which a commit asks for a checkpoint: SQLite's default
-/// auto-checkpoint threshold.
+/// The pages committed to the log since the last checkpoint past which a commit asks for
+/// another: SQLite's default auto-checkpoint threshold.
 const PAGES_BEFORE_CHECKPOINT: i64 = 1000;
 
 /// The log's length, in frames, from which a checkpoint also starts it over (16 MB of
@@ -76,6 +76,7 @@ pub(super) struct Checkpointer {
 }
 
 /// What the pool's commits tell the thread.
+#[derive(Default)]
 struct Asked {
     state: Mutex<State>,
     wake: Condvar,
@@ -83,9 +84,9 @@ struct Asked {
     checkpoints: AtomicU64,
     /// `RESTART` checkpoints it has tried.
     restarts: AtomicU64,
-    /// The log's length, in frames, from which a commit asks for a checkpoint: a thousand
-    /// past the length the last checkpoint left (a thousand once the log starts over).
-    ask_from: AtomicI64,
+    /// The log's length, in frames, that the last checkpoint left copied (0 once the log
+    /// starts over): a commit asks for a checkpoint [`PAGES_BEFORE_CHECKPOINT`] past it.
+    copied_to: AtomicI64,
 }
 
 #[derive(Default)]
@@ -94,18 +95,6 @@ struct State {
     checkpoint: bool,
     /// The pool is gone: the thread ends.
     stop: bool,
-}
-
-impl Default for Asked {
-    fn default() -> Asked {
-        Asked {
-            state: Mutex::default(),
-            wake: Condvar::new(),
-            checkpoints: AtomicU64::new(0),
-            restarts: AtomicU64::new(0),
-            ask_from: AtomicI64::new(PAGES_BEFORE_CHECKPOINT),
-        }
-    }
 }
 
 impl Asked {
@@ -160,9 +149,7 @@ impl Checkpointer {
                         theirs.restarts.fetch_add(1, Ordering::Relaxed);
                     }
                     if let Some(left) = ran.left {
-                        theirs
-                            .ask_from
-                            .store(left + PAGES_BEFORE_CHECKPOINT, Ordering::Relaxed);
+                        theirs.copied_to.store(left, Ordering::Relaxed);
                     }
                     // What commits asked while it ran is dropped: if the log is still
                     // past the threshold, the next commit asks again.
@@ -181,7 +168,8 @@ impl Checkpointer {
     pub(super) fn watch(&self, conn: &mut Connection) -> Result<(), StoreError> {
         let asked = Arc::clone(&self.asked);
         conn.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, pages: c_int| {
-            if i64::from(pages) >= asked.ask_from.load(Ordering::Relaxed) {
+            let copied_to = asked.copied_to.load(Ordering::Relaxed);
+            if i64::from(pages) >= copied_to + PAGES_BEFORE_CHECKPOINT {
                 asked.set(|s| s.checkpoint = true);
             }
             Ok(())
