@@ -13,10 +13,8 @@
 # Bounded: schemathesis gets MAX_EXAMPLES (default 25) per read operation and
 # WRITE_EXAMPLES (default 10) per write operation in its fuzzing phase, its coverage and
 # stateful phases as the document defines them, and 900 s in all: a guard against a hang,
-# not a budget. The coverage phase alone is about 18,000 requests (161 s against a release
-# build); the whole test took 257 s in a CI run and 305 s beside another test binary, on
-# 2026-12-02's machine, so 300 s left no room. `--workers 2` is no cure: schemathesis 4.32
-# raised a KeyError in its coverage phase with two.
+# not a budget (the coverage phase alone is about 18,000 requests; a run took up to 305 s
+# on a slow machine, and `--workers 2` broke schemathesis 4.32: BENCHMARKS §0zs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DOC="$1"
