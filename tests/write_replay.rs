@@ -399,11 +399,11 @@ impl Replayed<'_> {
         expected: &Map<String, Value>,
         ids: &mut DocumentIds,
     ) -> Option<String> {
-        let mut after = self.database.snapshot();
+        let mut after = self.database.snapshot_since(Some(state));
         let mut found = table_difference(expected, state, &after, ids, order.as_ref());
         if found.0.is_some() {
             std::thread::sleep(SETTLE);
-            after = self.database.snapshot();
+            after = self.database.snapshot_since(Some(&after));
             found = table_difference(expected, state, &after, ids, order.as_ref());
         }
         let (found, next) = found;

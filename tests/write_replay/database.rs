@@ -192,10 +192,16 @@ impl Database {
 
     /// Every table, as the recorder reads it.
     pub fn snapshot(&self) -> db::Snapshot {
+        self.snapshot_since(None)
+    }
+
+    /// [`Database::snapshot`], given the snapshot before: on MariaDB the tables it finds
+    /// unchanged are taken from `previous` instead of being read again ([`snapshot::mysql`]).
+    pub fn snapshot_since(&self, previous: Option<&db::Snapshot>) -> db::Snapshot {
         match self {
             Database::Sqlite { reader, .. } => snapshot::sqlite(reader),
             Database::Postgres { pool, .. } => snapshot::postgres(pool),
-            Database::Mysql { pool, .. } => snapshot::mysql(pool),
+            Database::Mysql { pool, .. } => snapshot::mysql(pool, previous),
         }
     }
 

@@ -127,15 +127,19 @@ const SEEDED_TABLES: [&str; 5] = [
 /// The rows are kept as the database gave them ([`Source`]) and turned into JSON values
 /// only when asked for: most steps change a few tables, and an unchanged table is found
 /// by comparing sources, without building its rows.
+#[derive(Clone)]
 pub struct Table {
     pub pk: Vec<String>,
     pub columns: Vec<String>,
     source: Source,
     rows: std::sync::OnceLock<Vec<Row>>,
+    /// The server's checksum of the rows when they were read (MariaDB's `CHECKSUM TABLE`),
+    /// by which the next snapshot tells the table unchanged without reading it again.
+    pub checksum: Option<u64>,
 }
 
 /// A table's rows as read: equal sources, equal rows (in the same order).
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 pub enum Source {
     /// A JSON array of row objects (PostgreSQL's `jsonb_agg`, MariaDB's `JSON_OBJECT`s).
     Json(String),
@@ -150,6 +154,7 @@ impl Table {
             columns,
             source,
             rows: std::sync::OnceLock::new(),
+            checksum: None,
         }
     }
 
