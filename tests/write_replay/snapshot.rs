@@ -1,7 +1,8 @@
 //! Every table of a database, read as tools/record_writes.py reads it (its `dump`), so that
 //! rows compare with the recorded ones value for value: SQLite through rusqlite, PostgreSQL
-//! as `to_jsonb(t)` of each row, MariaDB as `JSON_OBJECT` of each row's columns (only the
-//! tables whose `CHECKSUM TABLE` changed since the step before, see [`mysql`]).
+//! as `to_jsonb(t)` of each row, MariaDB as `JSON_OBJECT` of each row's columns (there, only
+//! the tables whose `CHECKSUM TABLE` changed since the step before are read again, see
+//! [`mysql`]).
 //!
 //! strata's own bookkeeping ([`STRATA_TABLES`], written when it migrates a database to the
 //! `ext` model) is left out, with its `sqlite_sequence` row: Strapi has no such table.
@@ -101,36 +102,35 @@ const PG_TABLES: &str = "select c.relname::text, coalesce((select string_agg(a.a
 
 /// Every table of the PostgreSQL database of `pool`, each row as `to_jsonb` gives it
 /// (timestamps like `"2024-03-01T01:00:00"`), in one round trip after the table list.
+///
+/// Unlike [`mysql`], every table is read each time: PostgreSQL builds the JSON of all of
+/// them in 15 to 22 ms, and reading a checksum of each first (a 64-bit hash of every row's
+/// text) did not shorten the replay (220 s against 189 s, BENCHMARKS §0zt).
 pub fn postgres(pool: &PgPool) -> Snapshot {
     let found = pool.with_client(async |c| {
         let tables = c.query(PG_TABLES, &[]).await.map_err(pg_error)?;
-        let tables: Vec<(String, String, String)> = tables
+        let tables: Vec<ServerTable> = tables
             .iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect();
-        let selects: Vec<String> = tables
-            .iter()
-            .map(|(name, _, _)| {
-                format!(
-                    "select '{name}'::text, (select coalesce(jsonb_agg(to_jsonb(t)), \
-                     '[]'::jsonb)::text from \"{name}\" t)"
-                )
+            .map(|r| ServerTable {
+                name: r.get(0),
+                pk: comma_list(r.get(1)),
+                columns: comma_list(r.get(2)),
             })
             .collect();
-        let rows = c
-            .query(&selects.join(" union all "), &[])
-            .await
-            .map_err(pg_error)?;
-        let rows: BTreeMap<String, String> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
-        Ok(tables
-            .into_iter()
-            .map(|(name, pk, columns)| {
-                let json = rows.get(&name).cloned().unwrap_or_default();
-                (name, pk, columns, json)
-            })
-            .collect::<Vec<_>>())
+        let json = per_table(&tables, |ServerTable { name, .. }| {
+            format!("coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb)::text from \"{name}\" t")
+        });
+        let rows = c.query(&json, &[]).await.map_err(pg_error)?;
+        let mut rows: BTreeMap<String, String> =
+            rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let mut snapshot = BTreeMap::new();
+        for table in tables {
+            let json = rows.remove(&table.name).unwrap_or_default();
+            table.read(json, &Checksums::new(), &mut snapshot);
+        }
+        Ok(snapshot)
     });
-    from_json_tables(found.unwrap())
+    without_strata(Snapshot(found.unwrap()))
 }
 
 /// Every table of the MariaDB database of `pool`, each row as `JSON_OBJECT` of its columns
@@ -145,61 +145,124 @@ pub fn mysql(pool: &MyPool, previous: Option<&Snapshot>) -> Snapshot {
     let found = pool.with_conn(|c| {
         let err = |e: mysql::Error| StoreError::Database(e.to_string());
         let tables = mysql_tables(c).map_err(err)?;
-        let checksums = mysql_checksums(c, tables.keys()).map_err(err)?;
-        let kept = |name: &String, columns: &Vec<String>| -> Option<Table> {
-            let table = previous?.0.get(name)?;
-            let checksum = checksums.get(name).copied().flatten()?;
-            (table.checksum == Some(checksum) && table.columns == *columns).then(|| table.clone())
-        };
-        let mut snapshot = BTreeMap::new();
-        let mut unread = Vec::new();
-        for (name, (columns, pk)) in tables {
-            match kept(&name, &columns) {
-                Some(table) => {
-                    snapshot.insert(name, table);
-                }
-                None => unread.push((name, columns, pk)),
+        let checksums = mysql_checksums(c, &tables).map_err(err)?;
+        let (mut snapshot, unread) = keep_unchanged(previous, tables, &checksums);
+        if !unread.is_empty() {
+            let json = per_table(&unread, |t| {
+                let pairs: Vec<String> =
+                    t.columns.iter().map(|c| format!("'{c}', `{c}`")).collect();
+                format!(
+                    "concat('[', ifnull(group_concat(json_object({}) separator ','), ''), ']') \
+                     from `{}`",
+                    pairs.join(", "),
+                    t.name
+                )
+            });
+            c.query_drop("set session group_concat_max_len = 1073741824")
+                .map_err(err)?;
+            let rows: Vec<(String, Vec<u8>)> = c.query(json).map_err(err)?;
+            let mut rows: BTreeMap<String, Vec<u8>> = rows.into_iter().collect();
+            for table in unread {
+                let json = rows.remove(&table.name).unwrap_or_default();
+                let json = String::from_utf8_lossy(&json).into_owned();
+                table.read(json, &checksums, &mut snapshot);
             }
-        }
-        for (name, json, (columns, pk)) in mysql_rows(c, unread).map_err(err)? {
-            let mut table = Table::new(pk, columns, Source::Json(json));
-            table.checksum = checksums.get(&name).copied().flatten();
-            snapshot.insert(name, table);
         }
         Ok(snapshot)
     });
     without_strata(Snapshot(found.unwrap()))
 }
 
-/// The tables of the connection's database: name → (columns, primary key columns), in
-/// column order.
-type MyTables = BTreeMap<String, (Vec<String>, Vec<String>)>;
+/// A table of a server database as its catalogue describes it.
+struct ServerTable {
+    name: String,
+    /// Primary key columns, in key order.
+    pk: Vec<String>,
+    /// Every column, in column order.
+    columns: Vec<String>,
+}
 
-fn mysql_tables(c: &mut mysql::PooledConn) -> Result<MyTables, mysql::Error> {
+impl ServerTable {
+    /// Puts the table, read as `json` (a JSON array of rows), into `snapshot` with its
+    /// checksum.
+    fn read(self, json: String, checksums: &Checksums, snapshot: &mut BTreeMap<String, Table>) {
+        let mut table = Table::new(self.pk, self.columns, Source::Json(json));
+        table.checksum = checksums.get(&self.name).cloned().flatten();
+        snapshot.insert(self.name, table);
+    }
+}
+
+/// Each table's checksum, as text, by name (`None`: the server gave none).
+type Checksums = BTreeMap<String, Option<String>>;
+
+/// The tables of `previous` with the same columns and checksum as now, and the tables that
+/// must be read.
+fn keep_unchanged(
+    previous: Option<&Snapshot>,
+    tables: Vec<ServerTable>,
+    checksums: &Checksums,
+) -> (BTreeMap<String, Table>, Vec<ServerTable>) {
+    let mut kept = BTreeMap::new();
+    let mut unread = Vec::new();
+    for table in tables {
+        let before = previous.and_then(|p| p.0.get(&table.name));
+        let now = checksums.get(&table.name).cloned().flatten();
+        match before {
+            Some(before)
+                if now.is_some() && before.checksum == now && before.columns == table.columns =>
+            {
+                kept.insert(table.name, before.clone());
+            }
+            _ => unread.push(table),
+        }
+    }
+    (kept, unread)
+}
+
+/// One query giving, for each of `tables`, its name and `select_from(table)` (an expression
+/// and its `from`), as text.
+fn per_table(tables: &[ServerTable], select_from: impl Fn(&ServerTable) -> String) -> String {
+    let selects: Vec<String> = tables
+        .iter()
+        .map(|t| format!("select '{}', (select {})", t.name, select_from(t)))
+        .collect();
+    selects.join(" union all ")
+}
+
+fn mysql_tables(c: &mut mysql::PooledConn) -> Result<Vec<ServerTable>, mysql::Error> {
     let columns: Vec<(String, String, String)> = c.query(
         "select table_name, column_name, column_key from information_schema.columns \
          where table_schema = database() order by table_name, ordinal_position",
     )?;
-    let mut tables = MyTables::new();
+    let mut tables: Vec<ServerTable> = Vec::new();
     for (table, column, key) in columns {
-        let (all, pk) = tables.entry(table).or_default();
-        if key == "PRI" {
-            pk.push(column.clone());
+        if tables.last().is_none_or(|t| t.name != table) {
+            tables.push(ServerTable {
+                name: table,
+                pk: Vec::new(),
+                columns: Vec::new(),
+            });
         }
-        all.push(column);
+        let Some(last) = tables.last_mut() else {
+            continue;
+        };
+        if key == "PRI" {
+            last.pk.push(column.clone());
+        }
+        last.columns.push(column);
     }
     Ok(tables)
 }
 
-/// `CHECKSUM TABLE` of each of `names`, by name (`None`: the server gave none).
-fn mysql_checksums<'n>(
+/// `CHECKSUM TABLE` of each of `tables`.
+fn mysql_checksums(
     c: &mut mysql::PooledConn,
-    names: impl Iterator<Item = &'n String>,
-) -> Result<BTreeMap<String, Option<u64>>, mysql::Error> {
-    let names: Vec<String> = names.map(|n| format!("`{n}`")).collect();
-    if names.is_empty() {
-        return Ok(BTreeMap::new());
+    tables: &[ServerTable],
+) -> Result<Checksums, mysql::Error> {
+    if tables.is_empty() {
+        return Ok(Checksums::new());
     }
+    let names: Vec<String> = tables.iter().map(|t| format!("`{}`", t.name)).collect();
     let rows: Vec<(String, Option<u64>)> =
         c.query(format!("checksum table {}", names.join(", ")))?;
     // The server names each table `database.table`.
@@ -207,59 +270,17 @@ fn mysql_checksums<'n>(
         .into_iter()
         .map(|(qualified, sum)| {
             let name = qualified.split_once('.').map_or(&*qualified, |(_, n)| n);
-            (name.to_string(), sum)
+            (name.to_string(), sum.map(|s| s.to_string()))
         })
         .collect())
 }
 
-/// The rows of each of `tables` (name, columns, primary key) as a JSON array, in one round
-/// trip: (name, JSON, (columns, primary key)).
-#[allow(clippy::type_complexity)]
-fn mysql_rows(
-    c: &mut mysql::PooledConn,
-    tables: Vec<(String, Vec<String>, Vec<String>)>,
-) -> Result<Vec<(String, String, (Vec<String>, Vec<String>))>, mysql::Error> {
-    if tables.is_empty() {
-        return Ok(Vec::new());
-    }
-    let selects: Vec<String> = tables
-        .iter()
-        .map(|(name, columns, _)| {
-            let pairs: Vec<String> = columns.iter().map(|c| format!("'{c}', `{c}`")).collect();
-            format!(
-                "select '{name}', (select concat('[', ifnull(group_concat(json_object({}) \
-                 separator ','), ''), ']') from `{name}`)",
-                pairs.join(", ")
-            )
-        })
-        .collect();
-    c.query_drop("set session group_concat_max_len = 1073741824")?;
-    let rows: Vec<(String, Vec<u8>)> = c.query(selects.join(" union all "))?;
-    let mut rows: BTreeMap<String, Vec<u8>> = rows.into_iter().collect();
-    Ok(tables
-        .into_iter()
-        .map(|(name, columns, pk)| {
-            let json =
-                String::from_utf8_lossy(&rows.remove(&name).unwrap_or_default()).into_owned();
-            (name, json, (columns, pk))
-        })
-        .collect())
-}
-
-/// A snapshot of (table, primary key columns comma-separated, columns comma-separated,
-/// rows as a JSON array).
-fn from_json_tables(tables: Vec<(String, String, String, String)>) -> Snapshot {
-    let list = |text: &str| -> Vec<String> {
-        text.split(',')
-            .filter(|c| !c.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let tables = tables.into_iter().map(|(name, pk, columns, json)| {
-        let table = Table::new(list(&pk), list(&columns), Source::Json(json));
-        (name, table)
-    });
-    without_strata(Snapshot(tables.collect()))
+/// `a,b,c` as its non-empty parts.
+fn comma_list(text: String) -> Vec<String> {
+    text.split(',')
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `snapshot` without [`STRATA_TABLES`] and their `sqlite_sequence` rows.
