@@ -135,7 +135,7 @@ pub struct Table {
     rows: std::sync::OnceLock<Vec<Row>>,
     /// The server's checksum of the rows when they were read (MariaDB's `CHECKSUM TABLE`),
     /// by which the next snapshot tells the table unchanged without reading it again.
-    pub checksum: Option<String>,
+    pub checksum: Option<u64>,
 }
 
 /// A table's rows as read: equal sources, equal rows (in the same order).

@@ -126,7 +126,7 @@ pub fn postgres(pool: &PgPool) -> Snapshot {
         let mut snapshot = BTreeMap::new();
         for table in tables {
             let json = rows.remove(&table.name).unwrap_or_default();
-            table.read(json, &Checksums::new(), &mut snapshot);
+            table.read(json, None, &mut snapshot);
         }
         Ok(snapshot)
     });
@@ -165,7 +165,8 @@ pub fn mysql(pool: &MyPool, previous: Option<&Snapshot>) -> Snapshot {
             for table in unread {
                 let json = rows.remove(&table.name).unwrap_or_default();
                 let json = String::from_utf8_lossy(&json).into_owned();
-                table.read(json, &checksums, &mut snapshot);
+                let checksum = checksums.get(&table.name).copied();
+                table.read(json, checksum, &mut snapshot);
             }
         }
         Ok(snapshot)
@@ -183,17 +184,17 @@ struct ServerTable {
 }
 
 impl ServerTable {
-    /// Puts the table, read as `json` (a JSON array of rows), into `snapshot` with its
-    /// checksum.
-    fn read(self, json: String, checksums: &Checksums, snapshot: &mut BTreeMap<String, Table>) {
+    /// Puts the table, read as `json` (a JSON array of rows), into `snapshot` with the
+    /// checksum it was read at, if any.
+    fn read(self, json: String, checksum: Option<u64>, snapshot: &mut BTreeMap<String, Table>) {
         let mut table = Table::new(self.pk, self.columns, Source::Json(json));
-        table.checksum = checksums.get(&self.name).cloned().flatten();
+        table.checksum = checksum;
         snapshot.insert(self.name, table);
     }
 }
 
-/// Each table's checksum, as text, by name (`None`: the server gave none).
-type Checksums = BTreeMap<String, Option<String>>;
+/// Each table's `CHECKSUM TABLE`, by name (a table the server gave none for is absent).
+type Checksums = BTreeMap<String, u64>;
 
 /// The tables of `previous` with the same columns and checksum as now, and the tables that
 /// must be read.
@@ -206,7 +207,7 @@ fn keep_unchanged(
     let mut unread = Vec::new();
     for table in tables {
         let before = previous.and_then(|p| p.0.get(&table.name));
-        let now = checksums.get(&table.name).cloned().flatten();
+        let now = checksums.get(&table.name).copied();
         match before {
             Some(before)
                 if now.is_some() && before.checksum == now && before.columns == table.columns =>
@@ -234,24 +235,19 @@ fn mysql_tables(c: &mut mysql::PooledConn) -> Result<Vec<ServerTable>, mysql::Er
         "select table_name, column_name, column_key from information_schema.columns \
          where table_schema = database() order by table_name, ordinal_position",
     )?;
-    let mut tables: Vec<ServerTable> = Vec::new();
-    for (table, column, key) in columns {
-        if tables.last().is_none_or(|t| t.name != table) {
-            tables.push(ServerTable {
-                name: table,
-                pk: Vec::new(),
-                columns: Vec::new(),
-            });
-        }
-        let Some(last) = tables.last_mut() else {
-            continue;
-        };
+    let mut tables: BTreeMap<String, ServerTable> = BTreeMap::new();
+    for (name, column, key) in columns {
+        let table = tables.entry(name.clone()).or_insert_with(|| ServerTable {
+            name,
+            pk: Vec::new(),
+            columns: Vec::new(),
+        });
         if key == "PRI" {
-            last.pk.push(column.clone());
+            table.pk.push(column.clone());
         }
-        last.columns.push(column);
+        table.columns.push(column);
     }
-    Ok(tables)
+    Ok(tables.into_values().collect())
 }
 
 /// `CHECKSUM TABLE` of each of `tables`.
@@ -268,9 +264,9 @@ fn mysql_checksums(
     // The server names each table `database.table`.
     Ok(rows
         .into_iter()
-        .map(|(qualified, sum)| {
+        .filter_map(|(qualified, sum)| {
             let name = qualified.split_once('.').map_or(&*qualified, |(_, n)| n);
-            (name.to_string(), sum.map(|s| s.to_string()))
+            Some((name.to_string(), sum?))
         })
         .collect())
 }
