@@ -667,6 +667,7 @@ fn a_strapi_database_gets_lookup_indexes_that_unique_checks_use() {
         shows_localizations: false,
         refuses_unknown_keys: true,
         answers_before_self_sync: true,
+        shows_far_end_lists: false,
     };
     let (written, statements) =
         strata::store::seam::record_statements(|| strata::write::update(&store, &request));

@@ -415,7 +415,8 @@ class Postgres:
             script.append(f"select coalesce(jsonb_agg(to_jsonb(t) order by {order}), '[]'::jsonb) from \"{t}\" t;")
         res = run(["psql", *self.base, "-d", self.db, "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At"],
                   input="\n".join(script) + "\n")
-        lines = res.stdout.splitlines()
+        # One line a table; not splitlines(), which also splits at U+2028 inside a value.
+        lines = res.stdout.rstrip("\n").split("\n")
         assert len(lines) == len(tables), (len(lines), len(tables))
         return {t: (pk.split(",") if pk else [], json.loads(line)) for (t, pk), line in zip(tables, lines)}
 
@@ -489,7 +490,8 @@ class MySQL:
                           f"from `{t}`;")
         res = run(["mysql", *self.base, "--default-character-set=utf8mb4", "-N", "-B", "--raw", self.db],
                   input="\n".join(script) + "\n")
-        lines = res.stdout.splitlines()
+        # One line a table; not splitlines(), which also splits at U+2028 inside a value.
+        lines = res.stdout.rstrip("\n").split("\n")
         assert len(lines) == len(names), (len(lines), len(names))
         return {t: (tables[t][1], json.loads(line)) for t, line in zip(names, lines)}
 

@@ -226,12 +226,31 @@ fn common_ends<'r>(before: &'r [Row], after: &'r [Row]) -> (&'r [Row], &'r [Row]
     (&before[..before.len() - end], &after[..after.len() - end])
 }
 
-/// Values equal as the recorder's Python compares them (`1 == 1.0`).
+/// Values equal as the recorder's Python compares them: numbers by their exact value, an
+/// integer equal to a float that is that integer (`1 == 1.0`, but `2**63 - 1 !=
+/// 9.223372036854776e18` and `9007199254740993 != 9007199254740992`).
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Number(x), Value::Number(y)) => match (integer(x), integer(y)) {
+            (Some(i), Some(j)) => i == j,
+            (Some(i), None) => y.as_f64().is_some_and(|f| float_is(f, i)),
+            (None, Some(j)) => x.as_f64().is_some_and(|f| float_is(f, j)),
+            (None, None) => x.as_f64() == y.as_f64(),
+        },
         _ => a == b,
     }
+}
+
+/// The number's exact value when JSON gave it as an integer.
+fn integer(n: &serde_json::Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+/// Whether float `f` is exactly integer `i`.
+fn float_is(f: f64, i: i128) -> bool {
+    f.fract() == 0.0 && f.abs() < 1e38 && f as i128 == i
 }
 
 /// The recorder's order of keys: numbers first (by value), then strings.

@@ -495,6 +495,7 @@ fn write(state: &AppState, call: &WriteCall) -> Result<Done, ApiError> {
             .any(|p| p.key == PopulateKey::Localizations),
         refuses_unknown_keys: true,
         answers_before_self_sync: true,
+        shows_far_end_lists: q.populate.reaches_past_first_level(),
     };
     // The answer: the version written, shaped by the query's `fields` and `populate`.
     q.filters = None;

@@ -382,6 +382,16 @@ impl Populate {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Whether an entry populates something under what it populates (a relation's
+    /// relations, a component's, a zone item's).
+    pub fn reaches_past_first_level(&self) -> bool {
+        self.0.iter().any(|e| match &e.kind {
+            PopulateKind::Rows { options, .. } => !options.populate.is_empty(),
+            PopulateKind::Count { .. } => false,
+            PopulateKind::Zone(items) => items.iter().any(|(_, o)| !o.populate.is_empty()),
+        })
+    }
 }
 
 /// One populated attribute.

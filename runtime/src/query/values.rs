@@ -60,6 +60,68 @@ pub fn js_number_string(v: f64) -> String {
     format!("{v}")
 }
 
+/// A JSON value as JavaScript writes it back once it has read it:
+/// `JSON.stringify(JSON.parse(text))`, what Strapi stores for a JSON or blocks attribute.
+/// Numbers are doubles written as [`js_number_string`] writes them (`1.0` is `1`, `1e2`
+/// is `100`, `-0.0` is `0`, digits past 2^53 rounded); an object's keys that are array
+/// indexes come first in ascending order (JavaScript's property order), then the others
+/// in the order given; strings are escaped as `JSON.stringify` escapes them (as
+/// serde_json does: quotes, backslashes and control characters).
+pub fn js_json_text(v: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_js_json(v, &mut out);
+    out
+}
+
+fn write_js_json(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) => out.push_str(&js_number_string(f)),
+            None => out.push_str(&n.to_string()),
+        },
+        Value::String(s) => out.push_str(&serde_json::Value::String(s.clone()).to_string()),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_js_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+            out.push('{');
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                out.push(':');
+                write_js_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `key` as an array index (JavaScript orders such property names first): the canonical
+/// decimal text of an integer below 2^32 - 1.
+fn array_index(key: &str) -> Option<u32> {
+    if key.is_empty() || (key.len() > 1 && key.starts_with('0')) {
+        return None;
+    }
+    if !key.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    key.parse::<u32>().ok().filter(|i| *i != u32::MAX)
+}
+
 /// Strapi's boolean parse with JS truthiness: `true/t/1` → true, `false/f/0` → false,
 /// the empty string → false, anything else → true.
 pub fn truthy(s: &str) -> bool {
@@ -340,6 +402,18 @@ pub fn write_iso(ms: i64, buf: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn js_json_text_is_what_javascript_writes_back() {
+        let parsed: serde_json::Value = serde_json::from_str(
+            r#"{"b":1.0,"2":1e2,"1":-0.0,"01":1,"c":[1.50,1e21,1e-7,12345678901234567890,0.1],"s":"\u2028x\u0001\"","4294967295":true}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            js_json_text(&parsed),
+            "{\"1\":0,\"2\":100,\"b\":1,\"01\":1,\"c\":[1.5,1e+21,1e-7,12345678901234567000,0.1],\"s\":\"\u{2028}x\\u0001\\\"\",\"4294967295\":true}"
+        );
+    }
 
     #[test]
     fn iso_string_writes_javascripts_to_iso_string() {

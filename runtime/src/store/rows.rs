@@ -18,8 +18,8 @@ use super::decode::Decode;
 use super::seam::{Cell, Change, RowRef, StoredValue, Writer, query_map};
 use super::sql::{Dialect, mysql_datetime};
 use crate::schema::{
-    AttributeKind, ColumnRole, LinkTable, Model, MorphTable, Relation, RelationStorage, Schema,
-    SchemaId,
+    AttributeKind, ColumnRole, ColumnType, LinkTable, Model, MorphTable, Relation, RelationStorage,
+    Schema, SchemaId,
 };
 
 /// Rows by id, each with some of its values as the API shows them (a JSON object).
@@ -231,6 +231,25 @@ pub fn stored_from_cell(c: Cell<'_>) -> StoredValue {
         Cell::Text(t) => StoredValue::Text(t.into_owned()),
         Cell::Bytes(b) => StoredValue::Blob(b.to_vec()),
         Cell::DateTime(ms) => StoredValue::Timestamp(ms),
+    }
+}
+
+/// A cell as Strapi stores it again after reading it into JavaScript. An integer its
+/// driver hands over as a JavaScript number ([`Cell::Int`]: better-sqlite3's; node-postgres
+/// and mysql2 hand a `bigint` over as exact text) goes through a double, so past 2^53 it
+/// is rounded; SQLite's integer affinity then stores the double as an integer again when
+/// it is one strictly inside 64 bits, else as a real (`9223372036854775807` comes back
+/// as `9.223372036854776e18`, as Strapi's publish stores it). Anything else is kept.
+pub fn through_javascript(c: Cell<'_>) -> StoredValue {
+    match c {
+        Cell::Int(i) if i.unsigned_abs() > 1 << 53 => {
+            let f = i as f64;
+            match f > i64::MIN as f64 && f < i64::MAX as f64 {
+                true => StoredValue::Integer(f as i64),
+                false => StoredValue::Real(f),
+            }
+        }
+        c => stored_from_cell(c),
     }
 }
 
@@ -501,6 +520,27 @@ impl<'a> Rows<'a> {
         id: i64,
         columns: &[&str],
     ) -> Result<Vec<StoredValue>, StoreError> {
+        self.values_with(table, id, columns, stored_from_cell)
+    }
+
+    /// The values of some columns of one row as Strapi holds them once it has read the
+    /// row into JavaScript ([`through_javascript`]), as values to store again.
+    pub fn values_as_read(
+        &self,
+        table: &str,
+        id: i64,
+        columns: &[&str],
+    ) -> Result<Vec<StoredValue>, StoreError> {
+        self.values_with(table, id, columns, through_javascript)
+    }
+
+    fn values_with(
+        &self,
+        table: &str,
+        id: i64,
+        columns: &[&str],
+        stored: fn(Cell<'_>) -> StoredValue,
+    ) -> Result<Vec<StoredValue>, StoreError> {
         if columns.is_empty() {
             return Ok(Vec::new());
         }
@@ -510,7 +550,7 @@ impl<'a> Rows<'a> {
         let n = columns.len();
         let rows = query_map(self.w, &s, |r| {
             (0..n)
-                .map(|i| Ok(stored_from_cell(r.cell(i)?)))
+                .map(|i| Ok(stored(r.cell(i)?)))
                 .collect::<Result<Vec<_>, StoreError>>()
         })?;
         rows.into_iter()
@@ -518,23 +558,42 @@ impl<'a> Rows<'a> {
             .ok_or_else(|| StoreError::Other(format!("row {id} of {table} is gone")))
     }
 
-    /// Inserts a copy of row `id` of `table` (its `columns`), with the columns of `set`
-    /// given new values in the same statement; returns the new row's id.
+    /// Inserts a copy of row `id` of `schema`'s table (every column but `id`), with the
+    /// columns of `set` given new values in the same statement; returns the new row's id.
+    ///
+    /// The copy is the row as Strapi makes it again (a publish's `createEntry`, a
+    /// component's `createComponent`): from the row read into JavaScript. So its
+    /// bigintegers are the numbers JavaScript read ([`through_javascript`]: rounded past
+    /// 2^53 where the driver hands them over as numbers, SQLite's, read here first); the
+    /// other columns are copied by the database as they are.
     pub fn copy_row(
         &self,
-        table: &str,
-        columns: &[&str],
+        schema: &Schema,
         id: i64,
         set: &[(&str, StoredValue)],
     ) -> Result<i64, StoreError> {
-        let copied: Vec<&str> = columns
+        let table = schema.layout.table.as_str();
+        let rounded = self.dialect().reads_bigint_as_number();
+        let read_back: Vec<&str> = schema
+            .layout
+            .columns
             .iter()
-            .copied()
+            .filter(|c| rounded && c.ty == ColumnType::BigInteger)
+            .filter(|c| !set.iter().any(|(s, _)| *s == c.name))
+            .map(|c| c.name.as_str())
+            .collect();
+        let mut set = set.to_vec();
+        if !read_back.is_empty() {
+            let values = self.values_as_read(table, id, &read_back)?;
+            set.extend(read_back.into_iter().zip(values));
+        }
+        let copied: Vec<&str> = copied_columns(schema)
+            .into_iter()
             .filter(|c| !set.iter().any(|(s, _)| s == c))
             .collect();
         if copied.is_empty() {
             // Nothing to copy but the row itself.
-            return self.insert(table, set);
+            return self.insert(table, &set);
         }
         let dialect = self.dialect();
         let mut s = self.select_from(table);
@@ -815,7 +874,7 @@ impl<'a> Rows<'a> {
         Ok(rows)
     }
 
-    /// Inserts a link row.
+    /// Inserts a link row; returns its id.
     pub fn insert_link(
         &self,
         lt: &LinkTable,
@@ -823,10 +882,9 @@ impl<'a> Rows<'a> {
         target: i64,
         owner_order: Option<f64>,
         inverse_order: Option<f64>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<i64, StoreError> {
         let values = link_values(lt, owner, target, owner_order, inverse_order);
-        self.insert(&lt.table, &values)?;
-        Ok(())
+        self.insert(&lt.table, &values)
     }
 
     /// Sets the order values of link row `link_id` of `lt` (the columns it has).
@@ -1149,8 +1207,7 @@ impl<'a> Rows<'a> {
         children: Vec<ComponentLink>,
         target_row: &mut dyn FnMut(SchemaId, i64) -> Result<Option<i64>, StoreError>,
     ) -> Result<(i64, Vec<Attachment<'x, StoreError>>), StoreError> {
-        let columns = copied_columns(schema);
-        let new = self.copy_row(&schema.layout.table, &columns, id, &[])?;
+        let new = self.copy_row(schema, id, &[])?;
         self.copied_rows.set(self.copied_rows.get() + 1);
         let mut steps = self.component_link_steps(schema, new, &children);
         for (index, lt, links) in self.copied_links(schema, id, target_row)? {
@@ -1158,7 +1215,7 @@ impl<'a> Rows<'a> {
                 index,
                 Box::new(move || {
                     links.iter().try_for_each(|&(target, owner, inverse)| {
-                        self.insert_link(lt, new, target, owner, inverse)
+                        self.insert_link(lt, new, target, owner, inverse).map(drop)
                     })
                 }),
             ));
@@ -1536,4 +1593,34 @@ fn shown_cells(
         shown.insert((*key).to_string(), value);
     }
     Ok(shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cell, StoredValue, through_javascript};
+
+    /// What Strapi's publish stored on SQLite (`edge-biginteger-extremes`, `gen-products-15`).
+    #[test]
+    fn integers_read_as_javascript_numbers_are_rounded_and_stored_back_as_sqlite_does() {
+        let back = |i: i64| through_javascript(Cell::Int(i));
+        assert_eq!(
+            back(9_007_199_254_740_992),
+            StoredValue::Integer(9_007_199_254_740_992)
+        );
+        assert_eq!(
+            back(9_007_199_254_740_993),
+            StoredValue::Integer(9_007_199_254_740_992)
+        );
+        assert_eq!(
+            back(123_456_789_012_345_679),
+            StoredValue::Integer(123_456_789_012_345_680)
+        );
+        assert_eq!(back(i64::MAX), StoredValue::Real(9.223_372_036_854_776e18));
+        assert_eq!(back(i64::MIN), StoredValue::Real(-9.223_372_036_854_776e18));
+        // node-postgres and mysql2 hand a bigint over as exact text.
+        assert_eq!(
+            through_javascript(Cell::BigInt(9_007_199_254_740_993)),
+            StoredValue::Integer(9_007_199_254_740_993)
+        );
+    }
 }

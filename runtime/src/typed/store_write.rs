@@ -146,6 +146,8 @@ impl Store {
             shows_localizations: false,
             refuses_unknown_keys: true,
             answers_before_self_sync: true,
+            // A typed answer populates no deeper than its first level.
+            shows_far_end_lists: false,
         };
         let read = |reader: &Reader<'_>, written: Written| {
             self.written_entry::<T>(reader, &written, options.status)

@@ -27,6 +27,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::WriteStatus;
+use super::copy_order;
 use super::error::{FieldError, WriteError};
 use super::input::{
     ComponentInput, Input, MediaChange, Position, RelationInput, RelationRef, TargetKey,
@@ -43,7 +44,7 @@ use crate::store::decode::Decode;
 use crate::store::document_id::DocumentIds;
 use crate::store::rows::{
     Attachment, ComponentLink, End, HeldValue, LinkRow, MediaLink, Rows, ShownRows, Timing,
-    Touching, Version, copied_columns,
+    Touching, Version,
 };
 use crate::store::seam::{StoredValue, Writer};
 use crate::store::{Store, StoreError};
@@ -95,6 +96,20 @@ pub struct DocumentWrite<'a> {
     /// when they wait for the answer to be read (`Some`): see
     /// [`Self::answering_before_self_sync`].
     self_syncs: Option<RefCell<Vec<(i64, i64)>>>,
+    /// The far-end orders of the links of this write's publishes that the bidirectional
+    /// sync gives back, when they wait for the answer to be read (`Some`): see
+    /// [`Self::answering_before_order_sync`].
+    order_syncs: Option<RefCell<Vec<OrderSync<'a>>>>,
+}
+
+/// A link of a new published row whose order values Strapi's bidirectional sync sets
+/// after its publish created the link last at the far end
+/// ([`DocumentWrite::answering_before_order_sync`]).
+struct OrderSync<'a> {
+    table: &'a LinkTable,
+    link: i64,
+    owner_order: Option<f64>,
+    inverse_order: Option<f64>,
 }
 
 /// A document's component attributes, each with its items: the component and its scalar
@@ -157,6 +172,10 @@ struct SharedFields {
     scalars: Vec<(AttrId, StoredValue)>,
     media: Vec<(AttrId, Vec<i64>)>,
     components: SharedComponents,
+    /// For a new localization's copy ([`Self::for_nil_of`]): the attributes the request
+    /// gives as `null`, in its order. Strapi fills them in place, so its transform meets
+    /// them before the attributes it adds after the request's keys.
+    given_nil: Vec<AttrId>,
 }
 
 /// The instances of a row's shared component and dynamic-zone attributes.
@@ -192,7 +211,36 @@ impl SharedFields {
         self.scalars.retain(|(a, _)| nil(a));
         self.media.retain(|(a, _)| nil(a));
         self.components.instances.retain(|(a, _)| nil(a));
+        self.given_nil = given
+            .iter()
+            .filter(|(_, v)| v.is_null())
+            .filter_map(|(k, _)| schema.attribute_id(k))
+            .collect();
         self
+    }
+
+    /// The copied component and zone attributes in the order Strapi's transform meets
+    /// them in the new localization's data: those the request gives as `null`, in its
+    /// order, then the others in attribute order (`fillNonLocalizedAttributes` adds them
+    /// after the request's keys).
+    fn components_in_data_order(&self) -> Vec<&(AttrId, Vec<(SchemaId, i64)>)> {
+        let mut list: Vec<_> = self.components.instances.iter().collect();
+        list.sort_by_key(|(a, _)| match self.given_nil.iter().position(|g| g == a) {
+            Some(at) => (0, at),
+            None => (1, a.index()),
+        });
+        list
+    }
+
+    /// These values with their passwords hashed again, as the creation of a new
+    /// localization writes what it copied (the document service's `applyTransforms`).
+    fn with_passwords_hashed_again(mut self, schema: &Schema) -> Result<Self, WriteError> {
+        for (a, v) in &mut self.scalars {
+            if schema.attributes.get(a.index()).is_some_and(is_password) {
+                *v = hashed_again(std::mem::replace(v, StoredValue::Null))?;
+            }
+        }
+        Ok(self)
     }
 
     fn media_of(&self, attr: AttrId) -> Option<&[i64]> {
@@ -312,7 +360,21 @@ impl<'a> DocumentWrite<'a> {
             before_sync: None,
             lookups: RefCell::default(),
             self_syncs: None,
+            order_syncs: None,
         }
+    }
+
+    /// Leaves the bidirectional sync of each publish's links until [`Self::finish`], so
+    /// that the answer, read in between, shows them as Strapi's REST answer does: its
+    /// publish creates the new row's links last in each list at the far end (the
+    /// largest order value plus one), reads the entry it answers with, and only then
+    /// gives them back their old places (`repository.js`: `entries.publish`, then
+    /// `bidirectionalRelations.sync`). Only an answer that populates past its first level
+    /// can show such a list (`populate[section][populate]=pages`), so a write asks for
+    /// this then; else each link is written once, with its place.
+    pub fn answering_before_order_sync(mut self, yes: bool) -> Self {
+        self.order_syncs = yes.then(RefCell::default);
+        self
     }
 
     /// Leaves each publish's self-relation sync ([`Self::sync_self_relations`]) until
@@ -326,8 +388,19 @@ impl<'a> DocumentWrite<'a> {
         self
     }
 
-    /// Runs what waited for the answer ([`Self::answering_before_self_sync`]).
+    /// Runs what waited for the answer, in Strapi's order: the bidirectional sync
+    /// ([`Self::answering_before_order_sync`]), then the self-relation sync
+    /// ([`Self::answering_before_self_sync`]).
     pub fn finish(&self) -> Result<(), WriteError> {
+        let orders = self
+            .order_syncs
+            .as_ref()
+            .map(|s| s.take())
+            .unwrap_or_default();
+        for o in orders {
+            self.rows
+                .set_link_orders(o.table, o.link, o.owner_order, o.inverse_order)?;
+        }
         let pending = self
             .self_syncs
             .as_ref()
@@ -696,7 +769,10 @@ impl<'a> DocumentWrite<'a> {
                 let creation = self.new_localization(document_id, given, locale, source)?;
                 self.check_as_creation(&creation.data)?;
                 let inherited = match source {
-                    Some(id) => self.shared_fields(id)?.for_nil_of(self.schema, given),
+                    Some(id) => self
+                        .shared_fields(id)?
+                        .for_nil_of(self.schema, given)
+                        .with_passwords_hashed_again(self.schema)?,
                     None => SharedFields::default(),
                 };
                 let draft = self.insert_version(document_id, input, locale, &inherited)?;
@@ -775,7 +851,8 @@ impl<'a> DocumentWrite<'a> {
             .filter(|a| self.is_non_localized(a) && a.column.is_some())
             .collect();
         let columns: Vec<&str> = attrs.iter().filter_map(|a| a.column.as_deref()).collect();
-        let values = self.rows.values(self.table(), id, &columns)?;
+        // As Strapi's i18n holds them: the entry read into JavaScript.
+        let values = self.rows.values_as_read(self.table(), id, &columns)?;
         Ok(attrs.iter().map(|a| a.id).zip(values).collect())
     }
 
@@ -828,6 +905,7 @@ impl<'a> DocumentWrite<'a> {
             scalars: self.non_localized_values(id)?,
             media,
             components: self.shared_components(id)?,
+            given_nil: Vec::new(),
         })
     }
 
@@ -1105,11 +1183,9 @@ impl<'a> DocumentWrite<'a> {
             }
             None => Carried::default(),
         };
-        let columns = copied_columns(self.schema);
-        let published_at = [("published_at", StoredValue::Timestamp(self.now))];
-        let new = self
-            .rows
-            .copy_row(self.table(), &columns, draft, &published_at)?;
+        let mut set = self.passwords_hashed_again(draft)?;
+        set.push(("published_at", StoredValue::Timestamp(self.now)));
+        let new = self.rows.copy_row(self.schema, draft, &set)?;
         let mut to_published = |s: SchemaId, row: i64| self.row_in_state(s, row, true);
         let children = self
             .rows
@@ -1120,6 +1196,27 @@ impl<'a> DocumentWrite<'a> {
         self.publish_links(document_id, draft, new, &carried)?;
         self.rows.copy_media(self.schema, draft, new)?;
         Ok(new)
+    }
+
+    /// The password columns of row `id` as Strapi's `createEntry` writes them when it
+    /// makes a row from one it read (a publish): its `applyTransforms` hashes the stored
+    /// hash again (so the published row's hash is of the draft's hash, not of the
+    /// password; Strapi's, kept: strata's rows are Strapi's). Component rows are not
+    /// transformed (`createComponent`).
+    fn passwords_hashed_again(&self, id: i64) -> Result<Vec<(&'a str, StoredValue)>, WriteError> {
+        let passwords: Vec<&str> = self
+            .schema
+            .attributes
+            .iter()
+            .filter(|a| is_password(a))
+            .filter_map(|a| a.column.as_deref())
+            .collect();
+        let values = self.rows.values(self.table(), id, &passwords)?;
+        passwords
+            .into_iter()
+            .zip(values)
+            .map(|(c, v)| Ok((c, hashed_again(v)?)))
+            .collect()
     }
 
     /// The links of the old published row that the new one keeps something of.
@@ -1279,7 +1376,9 @@ impl<'a> DocumentWrite<'a> {
                             };
                             (near, far)
                         };
-                        self.rows.insert_link(lt, new, other, near, far)?;
+                        let created = self.far_order_created(lt, End::Owner, other, far)?;
+                        let link = self.rows.insert_link(lt, new, other, near, created)?;
+                        self.sync_order_later(lt, link, (near, far), (near, created));
                     }
                 }
                 End::Target if self.mapped_here(&t) => {
@@ -1320,7 +1419,12 @@ impl<'a> DocumentWrite<'a> {
                             )?;
                             (owner_order, lt.inverse_order.as_ref().map(|_| place))
                         };
-                        self.rows.insert_link(lt, other, new, owner_order, near)?;
+                        let created = match own_kind {
+                            true => owner_order,
+                            false => self.far_order_created(lt, End::Target, other, owner_order)?,
+                        };
+                        let link = self.rows.insert_link(lt, other, new, created, near)?;
+                        self.sync_order_later(lt, link, (owner_order, near), (created, near));
                     }
                 }
                 End::Target => {
@@ -1379,7 +1483,7 @@ impl<'a> DocumentWrite<'a> {
                     }
                     None => {
                         self.rows
-                            .insert_link(lt, source, new, l.owner_order, l.inverse_order)?
+                            .insert_link(lt, source, new, l.owner_order, l.inverse_order)?;
                     }
                 }
             }
@@ -1420,6 +1524,48 @@ impl<'a> DocumentWrite<'a> {
             return Ok(draft_value);
         }
         Ok(Some(self.max_order(lt, near, other)? + 1.0))
+    }
+
+    /// The far-end order value a published row's link to row `other` is created with:
+    /// `kept`, its place once synced ([`Self::kept_order`]); or, while the sync waits for
+    /// the answer ([`Self::answering_before_order_sync`]), the last place in `other`'s
+    /// list, as Strapi's `entries.publish` creates it.
+    fn far_order_created(
+        &self,
+        lt: &LinkTable,
+        near: End,
+        other: i64,
+        kept: Option<f64>,
+    ) -> Result<Option<f64>, WriteError> {
+        let far_column = match near {
+            End::Owner => &lt.inverse_order,
+            End::Target => &lt.owner_order,
+        };
+        if self.order_syncs.is_none() || far_column.is_none() {
+            return Ok(kept);
+        }
+        Ok(Some(self.max_order(lt, near, other)? + 1.0))
+    }
+
+    /// Leaves for [`Self::finish`] the change of link `link` from its `created` order
+    /// values (owner, inverse) to its `synced` ones, when they differ.
+    fn sync_order_later(
+        &self,
+        lt: &'a LinkTable,
+        link: i64,
+        synced: (Option<f64>, Option<f64>),
+        created: (Option<f64>, Option<f64>),
+    ) {
+        if let Some(pending) = &self.order_syncs
+            && synced != created
+        {
+            pending.borrow_mut().push(OrderSync {
+                table: lt,
+                link,
+                owner_order: synced.0,
+                inverse_order: synced.1,
+            });
+        }
     }
 
     /// The largest order value of the links of row `other` at the far end.
@@ -1620,42 +1766,77 @@ impl<'a> DocumentWrite<'a> {
         inherited: &SharedFields,
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
+        if inherited.components.instances.is_empty() {
+            return Ok(());
+        }
         let to = CopyFor {
             published: !self.schema.draft_and_publish,
             locale,
         };
-        for (_, list) in &inherited.components.instances {
+        let populate = copy_order::copy_populate(self.model, self.schema, false);
+        let levels = copy_order::populate_levels(&populate);
+        for (attr, list) in inherited.components_in_data_order() {
+            let Some(a) = self.schema.attributes.get(attr.index()) else {
+                continue;
+            };
+            let below = levels
+                .iter()
+                .find(|(root, _)| *root == a.name)
+                .map_or(&[][..], |(_, below)| below.as_slice());
             for &(cs, id) in list {
-                self.check_copy_targets(self.model.schema(cs), id, to)?;
+                self.check_copy_targets(self.model.schema(cs), id, to, below)?;
             }
         }
         Ok(())
     }
 
-    /// [`Self::check_inherited_targets`] for component row `id` and the components under it.
+    /// [`Self::check_inherited_targets`] for component row `id` and the components under
+    /// it, its attributes in the order Strapi loaded them: by `populate`, the paths
+    /// i18n populated under it ([`copy_order`]). Its relations' targets are looked up in
+    /// the copy's locale; the first missing one is the error.
     fn check_copy_targets(
         &self,
         schema: &Schema,
         id: i64,
         to: CopyFor<'_>,
+        populate: &[String],
     ) -> Result<(), WriteError> {
-        for (lt, target) in schema.owned_link_tables() {
-            let ts = self.model.schema(target);
-            if !ts.localized || !self.schema.localized {
+        let mut components = None;
+        for (name, below) in copy_order::populate_levels(populate) {
+            let Some(a) = schema.attribute(&name) else {
                 continue;
-            }
-            for l in self.rows.links(lt, End::Owner, id)? {
-                if self.row_for_copy(target, l.other, to)?.is_some() {
-                    continue;
+            };
+            match &a.kind {
+                AttributeKind::Relation(r) => {
+                    let (Some(target), RelationStorage::LinkTable(lt)) = (r.target, &r.storage)
+                    else {
+                        continue;
+                    };
+                    let ts = self.model.schema(target);
+                    if !ts.localized || !self.schema.localized {
+                        continue;
+                    }
+                    for l in self.rows.links(lt, End::Owner, id)? {
+                        if self.row_for_copy(target, l.other, to)?.is_some() {
+                            continue;
+                        }
+                        if let Some((doc, _)) = self.rows.identity(ts, l.other)? {
+                            return Err(not_found_in(&TargetKey::DocumentId(doc), to.locale));
+                        }
+                    }
                 }
-                if let Some((doc, _)) = self.rows.identity(ts, l.other)? {
-                    return Err(not_found_in(&TargetKey::DocumentId(doc), to.locale));
+                AttributeKind::Component(_) | AttributeKind::DynamicZone(_) => {
+                    if components.is_none() {
+                        components = Some(self.rows.components_of(schema, id)?);
+                    }
+                    let held = components.iter().flatten().filter(|c| c.field == name);
+                    for c in held {
+                        if let Some(cs) = self.model.by_uid(&c.component_type) {
+                            self.check_copy_targets(cs, c.cmp_id, to, &below)?;
+                        }
+                    }
                 }
-            }
-        }
-        for c in self.rows.components_of(schema, id)? {
-            if let Some(cs) = self.model.by_uid(&c.component_type) {
-                self.check_copy_targets(cs, c.cmp_id, to)?;
+                _ => {}
             }
         }
         Ok(())
@@ -3094,6 +3275,21 @@ fn stored_json(v: &StoredValue) -> Value {
         StoredValue::Integer(i) | StoredValue::Timestamp(i) => Value::from(*i),
         StoredValue::Real(f) => Value::from(*f),
         StoredValue::Text(t) => Value::String(t.clone()),
+    }
+}
+
+fn is_password(a: &Attribute) -> bool {
+    matches!(a.kind, AttributeKind::Scalar(ScalarType::Password))
+}
+
+/// A stored password as Strapi's `applyTransforms` writes it into a row it creates from
+/// one it read: its text (the stored hash) hashed.
+fn hashed_again(v: StoredValue) -> Result<StoredValue, WriteError> {
+    match v {
+        StoredValue::Text(t) => crate::store::import::writer::hash_password(&t)
+            .map(StoredValue::Text)
+            .map_err(|e| WriteError::Store(StoreError::Other(e))),
+        v => Ok(v),
     }
 }
 

@@ -27,7 +27,7 @@ use super::error::{FieldError, WriteError};
 use super::order::{Validated, in_yup_order};
 use super::yup::{Cast, dotted, js_cast_number, number_text, type_error};
 use crate::query::Permissions;
-use crate::query::values::js_truthy;
+use crate::query::values::{js_json_text, js_truthy};
 use crate::schema::{AttrId, Attribute, AttributeKind, Model, ScalarType, Schema, SchemaId};
 use crate::store::seam::StoredValue;
 
@@ -1300,11 +1300,12 @@ fn scalar(
         ScalarType::Time => time(v).map_err(Fail::Date),
         // A JSON string is stored as its text, not as JSON (Strapi hands it to the driver
         // as is: SQLite keeps it, PostgreSQL and MySQL refuse it as JSON), and a bare
-        // boolean as the driver binds it (`StoredValue::JsonBoolean`).
+        // boolean as the driver binds it (`StoredValue::JsonBoolean`). Anything else is
+        // stored as JavaScript writes back what it parsed (`1.0` as `1`).
         ScalarType::Json => Ok(match v {
             Value::String(s) => StoredValue::Text(s.clone()),
             Value::Bool(b) => StoredValue::JsonBoolean(*b),
-            other => StoredValue::Text(other.to_string()),
+            other => StoredValue::Text(js_json_text(other)),
         }),
         ScalarType::Enumeration { values } => enumeration(values, v, path),
         // yup casts what is not a list (nor a string holding one) to null: stored as
@@ -1315,7 +1316,7 @@ fn scalar(
                 if !failures.is_empty() {
                     return Err(Fail::Rules(failures));
                 }
-                Ok(StoredValue::Text(Value::Array(nodes).to_string()))
+                Ok(StoredValue::Text(js_json_text(&Value::Array(nodes))))
             }
             None if attr.required && phase == Phase::Publish => {
                 Err(Fail::Rule(Box::new(cast_to_null_failure(path, "array", v))))

@@ -22,6 +22,7 @@
 
 mod blocks;
 pub mod condition;
+mod copy_order;
 mod document;
 mod error;
 pub mod input;
@@ -85,6 +86,11 @@ pub struct WriteRequest<'a> {
     /// (REST and the typed API); GraphQL resolves relations after the write and shows
     /// them ([`document::DocumentWrite::answering_before_self_sync`]).
     pub answers_before_self_sync: bool,
+    /// Whether the answer populates past its first level, where it may show the list at
+    /// the far end of a link a publish re-creates: Strapi's REST answer shows those links
+    /// last in such lists, as its publish created them, before its bidirectional sync
+    /// gives them back their places ([`document::DocumentWrite::answering_before_order_sync`]).
+    pub shows_far_end_lists: bool,
 }
 
 /// The version a write left, for its answer.
@@ -184,7 +190,8 @@ fn run<T>(
             .showing(&shown)
             .fields_omit_locale(req.fields_omit_locale)
             .keeping_shown_localizations(req.shows_localizations)
-            .answering_before_self_sync(req.answers_before_self_sync);
+            .answering_before_self_sync(req.answers_before_self_sync)
+            .answering_before_order_sync(req.shows_far_end_lists);
         let document_id = match (action, req.document_id) {
             (Action::Create, _) => doc.create(&values, locale.as_deref(), req.status)?,
             (Action::Update, Some(id)) => {

@@ -73,6 +73,7 @@ impl StoreReader {
             shows_localizations: false,
             refuses_unknown_keys: false,
             answers_before_self_sync: false,
+            shows_far_end_lists: false,
         };
         // The answer is read inside the write's transaction; a read that fails is the
         // answer's error, and the write stays (as when Strapi's resolvers fail after it).

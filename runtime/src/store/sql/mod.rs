@@ -146,6 +146,13 @@ impl Dialect {
 }
 
 impl Dialect {
+    /// Whether Strapi's driver hands a `bigint` column's values over as JavaScript numbers
+    /// (better-sqlite3; [`crate::store::seam::Cell::Int`]), which round past 2^53, rather
+    /// than as exact text (node-postgres; mysql2 under Strapi's `bigNumberStrings`).
+    pub fn reads_bigint_as_number(self) -> bool {
+        self == Dialect::Sqlite
+    }
+
     /// A bound value, in the form this backend compares with its column: a datetime is
     /// epoch milliseconds on SQLite (Strapi's storage) and PostgreSQL (the binder encodes it
     /// in the parameter's type), and UTC text on MySQL, whose prepared statements do not
