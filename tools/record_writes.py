@@ -72,7 +72,9 @@ MODEL_REGISTER = {
     "edge": "strapi.customFields.register([{ name: 'color', type: 'string' }, "
             "{ name: 'stars', type: 'integer' }]);",
 }
-WORK = "/tmp/record_writes"
+# The tool's scratch folder (the models' copies of the oracle, pristine databases, logs);
+# RECORD_WRITES_WORK names another, so that a SQLite recording can run beside a server one.
+WORK = os.environ.get("RECORD_WRITES_WORK", "/tmp/record_writes")
 # The blog fixture's MariaDB database, which write_replay's MariaDB runs start from.
 MYSQL_FIXTURE = os.path.join(HERE, "..", "tests", "fixtures", "blog", "mysql", "strapi-mysql.sql")
 STRAPI_VERSION = "5.54.0"
