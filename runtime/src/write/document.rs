@@ -1783,27 +1783,29 @@ impl<'a> DocumentWrite<'a> {
                 .iter()
                 .find(|(root, _)| *root == a.name)
                 .map_or(&[][..], |(_, below)| below.as_slice());
+            let below = copy_order::populate_levels(below);
             for &(cs, id) in list {
-                self.check_copy_targets(self.model.schema(cs), id, to, below)?;
+                self.check_copy_targets(self.model.schema(cs), id, to, &below)?;
             }
         }
         Ok(())
     }
 
     /// [`Self::check_inherited_targets`] for component row `id` and the components under
-    /// it, its attributes in the order Strapi loaded them: by `populate`, the paths
-    /// i18n populated under it ([`copy_order`]). Its relations' targets are looked up in
-    /// the copy's locale; the first missing one is the error.
+    /// it, its attributes in the order Strapi loaded them: `levels`, the paths i18n
+    /// populated under it as the database layer groups them ([`copy_order`]). Its
+    /// relations' targets are looked up in the copy's locale; the first missing one is
+    /// the error.
     fn check_copy_targets(
         &self,
         schema: &Schema,
         id: i64,
         to: CopyFor<'_>,
-        populate: &[String],
+        levels: &[(String, Vec<String>)],
     ) -> Result<(), WriteError> {
         let mut components = None;
-        for (name, below) in copy_order::populate_levels(populate) {
-            let Some(a) = schema.attribute(&name) else {
+        for (name, below) in levels {
+            let Some(a) = schema.attribute(name) else {
                 continue;
             };
             match &a.kind {
@@ -1829,7 +1831,8 @@ impl<'a> DocumentWrite<'a> {
                     if components.is_none() {
                         components = Some(self.rows.components_of(schema, id)?);
                     }
-                    let held = components.iter().flatten().filter(|c| c.field == name);
+                    let below = copy_order::populate_levels(below);
+                    let held = components.iter().flatten().filter(|c| c.field == *name);
                     for c in held {
                         if let Some(cs) = self.model.by_uid(&c.component_type) {
                             self.check_copy_targets(cs, c.cmp_id, to, &below)?;
