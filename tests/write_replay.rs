@@ -408,9 +408,16 @@ impl Replayed<'_> {
         }
         let (found, next) = found;
         if let Some(mut next) = next {
-            if found.is_some() {
-                next.resync(&after);
+            if found.is_none() {
+                // strata's numbering matched for some tie-breaking: from now on it is the
+                // recorded one ([`order`]).
+                let values = next.alignment(&after);
+                if !values.is_empty() {
+                    self.database.align(&values);
+                    after = self.database.snapshot_since(Some(&after));
+                }
             }
+            next.resync(&after);
             *order = Some(next);
         }
         *state = after;

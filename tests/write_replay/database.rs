@@ -222,6 +222,41 @@ impl Database {
         }
     }
 
+    /// Writes `values` (order columns, see [`super::order::Tolerance::alignment`]) into
+    /// their rows, in one transaction. A value or key that is not a number or null is
+    /// left alone (order columns and the ids of link and component tables are numbers).
+    pub fn align(&self, values: &[super::order::Alignment]) {
+        let quote = |name: &str| match self {
+            Database::Mysql { .. } => format!("`{name}`"),
+            _ => format!("\"{name}\""),
+        };
+        let literal = |v: &serde_json::Value| match v {
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            serde_json::Value::Null => Some("null".to_string()),
+            _ => None,
+        };
+        let statements: Vec<String> = values
+            .iter()
+            .filter_map(|a| {
+                let key: Option<Vec<String>> = a
+                    .key
+                    .iter()
+                    .map(|(c, v)| Some(format!("{} = {}", quote(c), literal(v)?)))
+                    .collect();
+                Some(format!(
+                    "update {} set {} = {} where {}",
+                    quote(&a.table),
+                    quote(&a.column),
+                    literal(&a.value)?,
+                    key?.join(" and ")
+                ))
+            })
+            .collect();
+        if !statements.is_empty() {
+            self.execute(&statements);
+        }
+    }
+
     /// Takes the next `n` ids of `table`, as a write that failed after inserting would
     /// (PostgreSQL sequences and MariaDB's AUTO_INCREMENT are not rolled back; SQLite's
     /// `sqlite_sequence` is, so there this never applies). The rows are unchanged.
