@@ -1541,17 +1541,33 @@ class SelfRelations(Relations):
     def suffix(self, q):
         return q + ("&" if q else "?") + self.POPULATE
 
+    # What differs between REST and GraphQL ([`GraphqlSelfRelations`]): the draft status's
+    # name, a relation's value, and the steps themselves.
+    DRAFT = "draft"
+
+    def node_fields(self, valid, publishing):
+        return self.node_data(valid, publishing)
+
+    def create_step(self, status, data):
+        n = self.add("POST", "/api/nodes" + self.suffix(query(status=status)), {"data": data})
+        return f"{{{{s{n}.data.documentId}}}}"
+
+    def update_step(self, node, status, data):
+        self.add("PUT", f"/api/nodes/{node}" + self.suffix(query(status=status)), {"data": data})
+
+    def delete_step(self, node):
+        self.add("DELETE", f"/api/nodes/{node}")
+
     def create(self):
         r = self.rng
         self.serial += 1
         valid = r.random() < 0.85
-        status = r.choice([None, None, "draft"])
-        data = {"name": f"n{self.serial}", **self.node_data(valid, status is None)}
-        n = self.add("POST", "/api/nodes" + self.suffix(query(status=status)), {"data": data})
+        status = r.choice([None, None, self.DRAFT])
+        data = {"name": f"n{self.serial}", **self.node_fields(valid, status is None)}
+        node = self.create_step(status, data)
         if valid:
-            node = f"{{{{s{n}.data.documentId}}}}"
             self.nodes.append(node)
-            if status == "draft":
+            if status == self.DRAFT:
                 self.drafts.add(node)
 
     def update(self):
@@ -1560,12 +1576,12 @@ class SelfRelations(Relations):
             return self.create()
         self.serial += 1
         valid = r.random() < 0.85
-        status = r.choice([None, None, "draft"])
-        data = self.node_data(valid, status is None)
+        status = r.choice([None, None, self.DRAFT])
+        data = self.node_fields(valid, status is None)
         if r.random() < 0.3 or not data:
             data["name"] = f"n{self.serial}"
         node = r.choice(self.nodes)
-        self.add("PUT", f"/api/nodes/{node}" + self.suffix(query(status=status)), {"data": data})
+        self.update_step(node, status, data)
         if valid and status is None:
             self.drafts.discard(node)
 
@@ -1573,7 +1589,7 @@ class SelfRelations(Relations):
         if len(self.nodes) < 3:
             return self.create()
         node = self.rng.choice(self.nodes)
-        self.add("DELETE", f"/api/nodes/{node}")
+        self.delete_step(node)
         # Mostly named no more (a later step naming it fails), but now and then still.
         if self.rng.random() < 0.8:
             self.nodes.remove(node)
@@ -1625,43 +1641,21 @@ class GraphqlSelfRelations(SelfRelations):
     def add_query(self, text):
         return self.add("POST", "/graphql", {"query": text})
 
-    def create(self):
-        r = self.rng
-        self.serial += 1
-        valid = r.random() < 0.85
-        status = r.choice([None, None, "DRAFT"])
-        data = {"name": f"n{self.serial}", **self.node_input(valid, status is None)}
-        n = self.add_query(f"mutation {{ createNode{self.args(status=status, data=gql_value(data))} {{ {self.FIELDS} }} }}")
-        if valid:
-            node = f"{{{{s{n}.data.createNode.documentId}}}}"
-            self.nodes.append(node)
-            if status == "DRAFT":
-                self.drafts.add(node)
+    DRAFT = "DRAFT"
 
-    def update(self):
-        r = self.rng
-        if not self.nodes:
-            return self.create()
-        self.serial += 1
-        valid = r.random() < 0.85
-        status = r.choice([None, None, "DRAFT"])
-        data = self.node_input(valid, status is None)
-        if r.random() < 0.3 or not data:
-            data["name"] = f"n{self.serial}"
-        node = r.choice(self.nodes)
+    def node_fields(self, valid, publishing):
+        return self.node_input(valid, publishing)
+
+    def create_step(self, status, data):
+        n = self.add_query(f"mutation {{ createNode{self.args(status=status, data=gql_value(data))} {{ {self.FIELDS} }} }}")
+        return f"{{{{s{n}.data.createNode.documentId}}}}"
+
+    def update_step(self, node, status, data):
         args = self.args(documentId=json.dumps(node), status=status, data=gql_value(data))
         self.add_query(f"mutation {{ updateNode{args} {{ {self.FIELDS} }} }}")
-        if valid and status is None:
-            self.drafts.discard(node)
 
-    def delete(self):
-        if len(self.nodes) < 3:
-            return self.create()
-        node = self.rng.choice(self.nodes)
+    def delete_step(self, node):
         self.add_query(f"mutation {{ deleteNode(documentId: {json.dumps(node)}) {{ documentId }} }}")
-        if self.rng.random() < 0.8:
-            self.nodes.remove(node)
-            self.gone.append(node)
 
     def read(self):
         if not self.nodes:
