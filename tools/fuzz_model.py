@@ -16,6 +16,10 @@ LaunchPad demo's schemas). The tool
      made from the schemas (filters on every scalar and through relations and
      components, sorts, `fields`, `populate` with nested options and zone `on`,
      pagination, `status`), comparing status and JSON as tools/fuzz_reads.py does.
+
+`--backend postgres|mysql` runs both on the machine's server instead (127.0.0.1:5432 user
+postgres, 127.0.0.1:3306 root): Strapi on a new database, strata on a copy of it made once
+the tokens are in, both dropped at the end.
 """
 import argparse
 import json
@@ -313,6 +317,72 @@ def blank(v, docs, key=""):
     return v
 
 
+def rows_differences(a_tables, b_tables, docs):
+    """The content tables (`{table: rows}`, Strapi's first) that differ once strata's
+    documentIds are mapped to Strapi's and timestamps blanked."""
+    out = []
+    for t in sorted(a_tables):
+        if t.startswith(("strapi_", "admin_", "sqlite_")) or t in ("up_permissions_role_lnk", "up_permissions"):
+            continue
+        if t not in b_tables:
+            out.append(f"{t}: missing from strata's database")
+            continue
+        rows_a = [blank(r, {}) for r in a_tables[t]]
+        rows_b = [blank(r, docs) for r in b_tables[t]]
+        for r in rows_a + rows_b:
+            if r.get("document_id") is not None:
+                r["document_id"] = docs.get(r["document_id"], r["document_id"])
+        if rows_a != rows_b:
+            d = fr.first_difference(rows_a, rows_b) or "rows differ"
+            out.append(f"{t}: {d}")
+    return out
+
+
+class ServerDatabases:
+    """`--backend postgres|mysql`: Strapi's database and strata's copy of it on the
+    machine's server, through tools/record_writes.py's backends (their `dump`)."""
+
+    def __init__(self, kind, project):
+        cls = rw.BACKENDS[kind]
+        tag = f"fz{os.getpid()}"
+        self.kind = kind
+        self.strapi = cls(f"{tag}_strapi", project)
+        self.strata = cls(f"{tag}_strata", project)
+
+    def create_empty(self):
+        for b in (self.strapi, self.strata):
+            b.create(b.db) if self.kind == "postgres" else b.create()
+
+    def execute(self, statements):
+        b = self.strapi
+        if self.kind == "postgres":
+            rw.run(["psql", *b.base, "-d", b.db, "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At"],
+                   input="begin;\n" + ";\n".join(statements) + ";\ncommit;\n")
+        else:
+            rw.run(["mysql", *b.base, "--default-character-set=utf8mb4", b.db], input=";\n".join(statements) + ";\n")
+
+    def copy(self):
+        """strata's database: a copy of Strapi's as it is now."""
+        a, b = self.strapi, self.strata
+        if self.kind == "postgres":
+            text = rw.run(["pg_dump", *a.base, "--no-owner", a.db]).stdout
+            rw.run(["psql", *b.base, "-d", b.db, "-v", "ON_ERROR_STOP=1", "-X", "-q"], input=text)
+            return f"postgres://postgres@127.0.0.1:5432/{b.db}"
+        text = rw.run(["mysqldump", *a.base, "--default-character-set=utf8mb4", "--single-transaction",
+                       "--hex-blob", a.db]).stdout
+        rw.run(["mysql", *b.base, "--default-character-set=utf8mb4", b.db], input=text)
+        return f"mysql://root@127.0.0.1:3306/{b.db}"
+
+    def differences(self, docs):
+        a = {t: rows for t, (_, rows) in self.strapi.dump().items()}
+        b = {t: rows for t, (_, rows) in self.strata.dump().items()}
+        return rows_differences(a, b, docs)
+
+    def drop(self):
+        for b in (self.strapi, self.strata):
+            b.drop()
+
+
 def table_differences(a_path, b_path, docs):
     """The content tables of two SQLite files that differ, once strata's documentIds are
     mapped to Strapi's and timestamps blanked."""
@@ -547,17 +617,21 @@ def copy_database(src, dst):
     return dst
 
 
-def compare_writes(args, model, project, rel, work, auth, rnd):
+def compare_writes(args, model, project, rel, work, auth, rnd, server):
     """The `--writes` run: both servers from the same empty database, the same writes."""
-    copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
-    if args.log:
-        shutil.copyfile(copy, args.log + ".db")
+    if server:
+        url = server.copy()
+    else:
+        copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
+        url = f"sqlite://{copy}"
+        if args.log:
+            shutil.copyfile(copy, args.log + ".db")
     w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
     w.bad = args.bad
     w.show = args.show
     if args.log:
         w.log = open(args.log, "w")
-    strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
+    strata = fr.Strata(args.strata, url, args.strata_port, os.path.join(work, "strata.log"),
                        schemas=args.schemas)
     try:
         w.fill(args.docs)
@@ -570,7 +644,8 @@ def compare_writes(args, model, project, rel, work, auth, rnd):
         strata.stop()
         if w.log:
             w.log.close()
-    tables = table_differences(os.path.join(project, rel), copy, {v: k for k, v in w.docs.items()})
+    back = {v: k for k, v in w.docs.items()}
+    tables = server.differences(back) if server else table_differences(os.path.join(project, rel), copy, back)
     for t in tables:
         print("table", t, flush=True)
     print(f"{len(tables)} tables differ", flush=True)
@@ -594,6 +669,8 @@ def main():
     ap.add_argument("--log", help="--writes: write each request as strata got it to this file (JSON lines), "
                     "and strata's starting database to this path + .db")
     ap.add_argument("--keep", help="copy the database Strapi wrote to this path")
+    ap.add_argument("--backend", choices=["sqlite", "postgres", "mysql"], default="sqlite",
+                    help="the database both servers run on (postgres, mysql: the machine's server)")
     ap.add_argument("--strapi-port", type=int, default=1381)
     ap.add_argument("--strata-port", type=int, default=1431)
     args = ap.parse_args()
@@ -614,29 +691,43 @@ def main():
         def env(self):
             return {"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": rel}
 
-    strapi = ModelStrapi(project, args.strapi_port, Backend(), os.path.join(work, "strapi.log"))
+    server = ServerDatabases(args.backend, project) if args.backend != "sqlite" else None
+    if server:
+        server.create_empty()
+    strapi = ModelStrapi(project, args.strapi_port, server.strapi if server else Backend(),
+                         os.path.join(work, "strapi.log"))
     strata = None
     rnd = random.Random(args.seed)
     auth = "Bearer " + rw.token_key(200)
     try:
         strapi.start()
-        con = sqlite3.connect(os.path.join(project, rel))
-        for stmt in rw.seed_sql("sqlite", []):
-            con.execute(stmt)
+        dialect = args.backend
+        now = {"sqlite": "1764000000000", "postgres": "to_timestamp(1764000000)",
+               "mysql": "FROM_UNIXTIME(1764000000)"}[dialect]
         # A second locale, as the admin panel adds one.
-        con.execute("INSERT INTO i18n_locale (document_id, name, code, created_at, updated_at, published_at) "
-                    "VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', 1764000000000, 1764000000000, "
-                    "1764000000000)")
-        con.commit()
-        con.close()
+        seed = rw.seed_sql(dialect, []) + [
+            "INSERT INTO i18n_locale (document_id, name, code, created_at, updated_at, published_at) "
+            f"VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', {now}, {now}, {now})"]
+        if server:
+            server.execute(seed)
+        else:
+            con = sqlite3.connect(os.path.join(project, rel))
+            for stmt in seed:
+                con.execute(stmt)
+            con.commit()
+            con.close()
         if args.writes:
-            return compare_writes(args, model, project, rel, work, auth, rnd)
+            return compare_writes(args, model, project, rel, work, auth, rnd, server)
         made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
         print(f"{made} documents written through Strapi", flush=True)
-        copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
-        if args.keep:
-            shutil.copyfile(copy, args.keep)
-        strata = fr.Strata(args.strata, f"sqlite://{copy}", args.strata_port, os.path.join(work, "strata.log"),
+        if server:
+            url = server.copy()
+        else:
+            copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
+            if args.keep:
+                shutil.copyfile(copy, args.keep)
+            url = f"sqlite://{copy}"
+        strata = fr.Strata(args.strata, url, args.strata_port, os.path.join(work, "strata.log"),
                            schemas=args.schemas)
         gen = ModelGen(model, rnd, collect_values(model, args.strapi_port, auth))
         differing = 0
@@ -665,6 +756,8 @@ def main():
         if strata:
             strata.stop()
         strapi.stop()
+        if server:
+            server.drop()
         shutil.rmtree(work, ignore_errors=True)
 
 
