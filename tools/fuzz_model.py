@@ -383,33 +383,26 @@ class ServerDatabases:
             b.drop()
 
 
+def sqlite_tables(path):
+    """`{table: rows}` of SQLite file `path`, each table's rows in the order of its first column."""
+    con = sqlite3.connect(path)
+    out = {}
+    for (t,) in con.execute("select name from sqlite_master where type='table' order by name").fetchall():
+        try:
+            cur = con.execute(f'select * from "{t}" order by 1')
+        except sqlite3.Error as e:
+            print(f"table {t}: {e}", flush=True)
+            continue
+        cols = [c[0] for c in cur.description]
+        out[t] = [dict(zip(cols, r)) for r in cur.fetchall()]
+    con.close()
+    return out
+
+
 def table_differences(a_path, b_path, docs):
     """The content tables of two SQLite files that differ, once strata's documentIds are
     mapped to Strapi's and timestamps blanked."""
-    out = []
-    a, b = sqlite3.connect(a_path), sqlite3.connect(b_path)
-    tables = [r[0] for r in a.execute("select name from sqlite_master where type='table' order by name")]
-    for t in tables:
-        if t.startswith(("strapi_", "admin_", "sqlite_")) or t in ("up_permissions_role_lnk", "up_permissions"):
-            continue
-        q = f'select * from "{t}" order by 1'
-        try:
-            ra = a.execute(q)
-            cols = [c[0] for c in ra.description]
-            rows_a = [blank(dict(zip(cols, r)), {}) for r in ra.fetchall()]
-            rb = b.execute(q)
-            colsb = [c[0] for c in rb.description]
-            rows_b = [blank(dict(zip(colsb, r)), docs) for r in rb.fetchall()]
-        except sqlite3.Error as e:
-            out.append(f"{t}: {e}")
-            continue
-        for r in rows_a + rows_b:
-            if r.get("document_id") is not None:
-                r["document_id"] = docs.get(r["document_id"], r["document_id"])
-        if rows_a != rows_b:
-            d = fr.first_difference(rows_a, rows_b) or "rows differ"
-            out.append(f"{t}: {d}")
-    return out
+    return rows_differences(sqlite_tables(a_path), sqlite_tables(b_path), docs)
 
 
 # ------------------------------------------------------------------------------------ reads

@@ -256,33 +256,6 @@ impl Database {
             self.execute(&statements);
         }
     }
-
-    /// Takes the next `n` ids of `table`, as a write that failed after inserting would
-    /// (PostgreSQL sequences and MariaDB's AUTO_INCREMENT are not rolled back; SQLite's
-    /// `sqlite_sequence` is, so there this never applies). The rows are unchanged.
-    pub fn consume_ids(&self, table: &str, n: u64) {
-        match self {
-            Database::Sqlite { .. } => panic!("SQLite rolls ids back: nothing to consume"),
-            Database::Postgres { pool, .. } => {
-                let sql = format!(
-                    "select nextval(pg_get_serial_sequence('{table}', 'id')) \
-                     from generate_series(1, {n})"
-                );
-                pool.with_client(async |c| c.batch_execute(&sql).await.map_err(pg_error))
-                    .unwrap();
-            }
-            Database::Mysql { pool, .. } => {
-                let sql = format!(
-                    "insert into `{table}` () values (); \
-                     delete from `{table}` where id = last_insert_id()"
-                );
-                for _ in 0..n {
-                    pool.with_conn(|c| c.query_drop(&sql).map_err(my_error))
-                        .unwrap();
-                }
-            }
-        }
-    }
 }
 
 impl Drop for Database {

@@ -32,9 +32,6 @@ pub struct Deviation {
     pub substitute: Vec<(Value, Value)>,
     /// The error's `name`, when the entry gives one.
     name: Option<String>,
-    /// Ids Strapi's failed write consumed on a server database, by table: taken on
-    /// strata's database after the step, so that later inserts get Strapi's ids.
-    pub ids_consumed: Vec<(String, u64)>,
 }
 
 /// Every entry of `writes/deviations.json`; each must give a reason.
@@ -52,7 +49,6 @@ fn parse(entry: &Value) -> Deviation {
         text("reason").is_some_and(|r| !r.is_empty()),
         "a deviation without a reason: {entry}"
     );
-    let consumed = entry["ids_consumed"].as_object().into_iter().flatten();
     Deviation {
         sequence: text("sequence").unwrap(),
         step: entry["step"].as_u64().unwrap(),
@@ -65,9 +61,6 @@ fn parse(entry: &Value) -> Deviation {
             .map(|pair| (pair[0].clone(), pair[1].clone()))
             .collect(),
         name: text("name"),
-        ids_consumed: consumed
-            .map(|(table, n)| (table.clone(), n.as_u64().unwrap()))
-            .collect(),
     }
 }
 

@@ -283,6 +283,34 @@ impl<'r> WrittenRow<'r> {
     }
 }
 
+/// The components of a row, made before the row's own insert or update, as Strapi's
+/// document service makes them (`createComponents`, `updateComponents`) before its entity
+/// manager writes the row: a row the database then refuses has taken their ids (which
+/// PostgreSQL and MariaDB keep taken after the rollback). Their `_cmps` rows follow the
+/// row's statement ([`DocumentWrite::write_parts`]).
+enum MadeComponents<'s> {
+    /// A new row's ([`DocumentWrite::make_components`]).
+    Created(Vec<NewComponents<'s>>),
+    /// An existing row's, per attribute given: what its `_cmps` rows are to hold
+    /// ([`DocumentWrite::update_components`]).
+    Updated(Vec<ComponentJoinSet<'s>>),
+}
+
+/// The instances made for one component or zone attribute of a new row.
+struct NewComponents<'s> {
+    attribute: &'s Attribute,
+    single: bool,
+    instances: Vec<(SchemaId, i64)>,
+}
+
+/// A component attribute of an existing row, its kind of join, and the instances its
+/// `_cmps` rows are set to.
+type ComponentJoinSet<'s> = (
+    &'s Attribute,
+    relations::ComponentJoin,
+    Vec<relations::ComponentRef>,
+);
+
 /// What a publish keeps of the old published row before deleting it.
 #[derive(Default)]
 struct Carried {
@@ -688,6 +716,9 @@ impl<'a> DocumentWrite<'a> {
             // as Strapi validates first: a refused write takes no id from a sequence.
             self.check_unique(document_id, locale, input)?;
         }
+        // Strapi's document service makes the components first, then its entity manager
+        // inserts the row: a row the database refuses has taken their ids.
+        let made = self.make_components(self.schema, Some(inherited), input, locale)?;
         let id = self.insert_entry(
             self.schema,
             document_id,
@@ -700,7 +731,7 @@ impl<'a> DocumentWrite<'a> {
             inherited: Some(inherited),
             ..self.version_row_of(id, locale)
         };
-        self.write_parts(&row, input, false)?;
+        self.write_parts(&row, input, made)?;
         Ok(id)
     }
 
@@ -794,8 +825,9 @@ impl<'a> DocumentWrite<'a> {
                 if !dp {
                     self.check_unique(document_id, locale, input)?;
                 }
+                let made = self.update_components(self.schema, id, &input.components, locale)?;
                 self.rows.update(self.table(), id, &values)?;
-                self.write_parts(&self.version_row_of(id, locale), input, true)?;
+                self.write_parts(&self.version_row_of(id, locale), input, made)?;
                 let version = Versions {
                     draft: id,
                     published,
@@ -1649,17 +1681,17 @@ impl<'a> DocumentWrite<'a> {
         &self,
         row: &WrittenRow<'_>,
         input: &Input,
-        replace: bool,
+        made: MadeComponents<'_>,
     ) -> Result<(), WriteError> {
-        let WrittenRow {
-            schema, id, locale, ..
-        } = *row;
-        if replace {
-            // Strapi's `updateComponents`: items with an id are updated in place.
-            self.update_components(schema, id, &input.components, locale)?;
-        }
-        if !replace {
-            self.create_components(row, input)?;
+        let WrittenRow { schema, id, .. } = *row;
+        let replace = matches!(made, MadeComponents::Updated(_));
+        match made {
+            MadeComponents::Created(made) => self.link_new_components(row, made)?,
+            MadeComponents::Updated(joins) => {
+                for (a, join, set) in &joins {
+                    self.write_component_join(schema, id, a, *join, set)?;
+                }
+            }
         }
         // In attribute order, as `attachRelations` writes them: the files a new
         // localization inherits (for what it leaves nil), else those given.
@@ -1691,44 +1723,72 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
-    /// The components of a new row, attribute by attribute in schema order (Strapi's
-    /// `createComponents`): the instances given, or copies of those a new localization
-    /// inherits; then its `_cmps` rows, as a create's `attachRelations` writes them (a
-    /// single component's without `order`, 1..n in a list).
-    fn create_components(&self, row: &WrittenRow<'_>, input: &Input) -> Result<(), WriteError> {
-        let schema = row.schema;
+    /// The components of a new row of `schema`, attribute by attribute in schema order
+    /// (Strapi's `createComponents`, before the row itself is inserted): the instances
+    /// given, or copies of those a new localization inherits.
+    fn make_components<'s>(
+        &self,
+        schema: &'s Schema,
+        inherited: Option<&SharedFields>,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<MadeComponents<'s>, WriteError> {
+        let mut made = Vec::new();
         for a in &schema.attributes {
             let single = match &a.kind {
                 AttributeKind::Component(c) => !c.repeatable,
                 AttributeKind::DynamicZone(_) => false,
                 _ => continue,
             };
-            let inherited = row.inherited.and_then(|i| i.components_of(a.id));
+            let inherited = inherited.and_then(|i| i.components_of(a.id));
             let given = input.components.iter().find(|(id, _)| *id == a.id);
-            let made: Vec<(SchemaId, i64)> = match (inherited, given) {
+            let instances: Vec<(SchemaId, i64)> = match (inherited, given) {
                 // A new row is a draft, or published in a type without drafts.
                 (Some(list), _) => {
                     let to = CopyFor {
                         published: !schema.draft_and_publish,
-                        locale: row.locale,
+                        locale,
                     };
                     let list: Vec<_> = list.iter().map(|&(cs, id)| (cs, id, to)).collect();
                     self.copy_instances(&list, &[])?
                 }
                 (None, Some((_, items))) => {
-                    let ids = self.create_items(items, row.locale)?;
+                    let ids = self.create_items(items, locale)?;
                     items.iter().map(|i| i.schema).zip(ids).collect()
                 }
                 (None, None) => continue,
             };
-            for (i, (cs, cmp_id)) in made.into_iter().enumerate() {
+            made.push(NewComponents {
+                attribute: a,
+                single,
+                instances,
+            });
+        }
+        Ok(MadeComponents::Created(made))
+    }
+
+    /// The `_cmps` rows of a new row's components ([`Self::make_components`]), as a
+    /// create's `attachRelations` writes them: a single component's without `order`,
+    /// 1..n in a list.
+    fn link_new_components(
+        &self,
+        row: &WrittenRow<'_>,
+        made: Vec<NewComponents<'_>>,
+    ) -> Result<(), WriteError> {
+        for NewComponents {
+            attribute,
+            single,
+            instances,
+        } in made
+        {
+            for (i, (cs, cmp_id)) in instances.into_iter().enumerate() {
                 self.rows.insert_component_link(
-                    schema,
+                    row.schema,
                     row.id,
                     &ComponentLink {
                         cmp_id,
                         component_type: self.model.schema(cs).uid.as_str().to_string(),
-                        field: a.name.clone(),
+                        field: attribute.name.clone(),
                         order: (!single).then_some((i + 1) as f64),
                     },
                 )?;
@@ -2028,18 +2088,14 @@ impl<'a> DocumentWrite<'a> {
     /// `deleteOldDZComponents`), then each item is updated in place when it names one of
     /// the row's components by id, else created; once every attribute is done, the
     /// row's `_cmps` rows of each attribute are written by `relations::write_components`.
-    fn update_components(
+    fn update_components<'s>(
         &self,
-        schema: &Schema,
+        schema: &'s Schema,
         id: i64,
         given: &[(AttrId, Vec<ComponentInput>)],
         locale: Option<&str>,
-    ) -> Result<(), WriteError> {
-        let mut joins: Vec<(
-            &Attribute,
-            relations::ComponentJoin,
-            Vec<relations::ComponentRef>,
-        )> = Vec::new();
+    ) -> Result<MadeComponents<'s>, WriteError> {
+        let mut joins: Vec<ComponentJoinSet<'s>> = Vec::new();
         for (attr, items) in given {
             let Some(a) = schema.attributes.get(attr.index()) else {
                 continue;
@@ -2078,10 +2134,7 @@ impl<'a> DocumentWrite<'a> {
             }
             joins.push((a, join, set));
         }
-        for (a, join, set) in &joins {
-            self.write_component_join(schema, id, a, *join, set)?;
-        }
-        Ok(())
+        Ok(MadeComponents::Updated(joins))
     }
 
     /// The `_cmps` rows of component attribute `a` of row `id` after an update: the
@@ -2171,8 +2224,9 @@ impl<'a> DocumentWrite<'a> {
     ) -> Result<(), WriteError> {
         let cs = self.model.schema(item.schema);
         let values = self.scalar_values(cs, &item.input);
+        let made = self.update_components(cs, id, &item.input.components, locale)?;
         self.rows.update(&cs.layout.table, id, &values)?;
-        self.write_parts(&WrittenRow::component(cs, id, locale), &item.input, true)
+        self.write_parts(&WrittenRow::component(cs, id, locale), &item.input, made)
     }
 
     /// Checks that every file and relation target the input names exists, before any row

@@ -317,8 +317,14 @@ impl PgPool {
             .handle
             .block_on(self.pool.get())
             .map_err(|e| self.pool_error(e))?;
+        // Every statement of a write is planned for its values, as Strapi's driver (node-
+        // postgres, unnamed statements) has them planned: a value its column refuses
+        // (`value too long for type character varying(255)`) then fails while the insert
+        // is planned, before its `nextval`, as Strapi's does. A statement prepared once and
+        // run on a generic plan (PostgreSQL's choice after five runs) fails after taking
+        // an id, and later rows would be numbered otherwise than Strapi numbers them.
         self.handle
-            .block_on(client.batch_execute("BEGIN"))
+            .block_on(client.batch_execute("BEGIN; SET LOCAL plan_cache_mode = force_custom_plan"))
             .map_err(|e| statement_error(e, at))?;
         let client = Arc::new(client);
         let (out, broken) = {
