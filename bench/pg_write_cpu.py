@@ -10,45 +10,97 @@ the server's work rather than the disk's; one keep-alive connection sends 50 war
 then 1,000 measured ones. The CPU is the user and system time of every `postgres` process over
 the measured writes (/proc), divided by the writes. Needs PostgreSQL on 127.0.0.1:5432.
 """
-import subprocess, sys, time, json, os, http.client, signal
-sys.path.insert(0,'tools'); import record_writes as rw, auth_fixture as af
-def pg_cpu():
-    t=0
-    for pid in os.listdir('/proc'):
-        if not pid.isdigit(): continue
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, "tools")
+import auth_fixture as af  # noqa: E402
+import record_writes as rw  # noqa: E402
+
+PORT = 1477
+WRITES = 1000
+
+
+def postgres_cpu_seconds():
+    """User and system time of every process named `postgres`."""
+    ticks = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            st=open(f'/proc/{pid}/stat').read()
-            if '(postgres)' not in st: continue
-            f=st.rsplit(')',1)[1].split()
-            t+=int(f[11])+int(f[12])
-        except Exception: pass
-    return t/os.sysconf('SC_CLK_TCK')
-def run(binary, db, n, kind):
-    q=lambda sql: subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d",db,"-c",sql],check=True,capture_output=True)
-    env=dict(os.environ, STRATA_LOG="warn", API_TOKEN_SALT=af.SALT)
-    p=subprocess.Popen([binary,"serve","--schemas","tests/fixtures/blog/schemas","--database",f"postgres://postgres@127.0.0.1:5432/{db}","--port","1477"],env=env,stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL,start_new_session=True)
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        if "(postgres)" in stat:
+            fields = stat.rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def psql(db, sql=None, file=None):
+    """Runs statement `sql`, or the script at `file`, on database `db`."""
+    args = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres", "-d", db]
+    subprocess.run(args + (["-f", file] if file else ["-c", sql]), check=True, capture_output=True)
+
+
+def fresh_database(db):
+    psql("postgres", f"drop database if exists {db}")
+    psql("postgres", f"create database {db}")
+    psql(db, file="tests/fixtures/blog/pg/strapi-postgres.sql")
+    for statement in rw.seed_sql("postgres", []):
+        psql(db, statement)
+    psql(db, f"alter database {db} set synchronous_commit = off")
+
+
+def measure(binary, db, kind):
+    """(µs per write, PostgreSQL CPU µs per write) of `kind` against `binary` on `db`."""
+    env = dict(os.environ, STRATA_LOG="warn", API_TOKEN_SALT=af.SALT)
+    server = subprocess.Popen(
+        [binary, "serve", "--schemas", "tests/fixtures/blog/schemas", "--database",
+         f"postgres://postgres@127.0.0.1:5432/{db}", "--port", str(PORT)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     time.sleep(1.5)
-    c=http.client.HTTPConnection("127.0.0.1",1477)
-    h={"Content-Type":"application/json","Authorization":"Bearer "+rw.token_key(200)}
+    conn = http.client.HTTPConnection("127.0.0.1", PORT)
+    headers = {"Content-Type": "application/json", "Authorization": "Bearer " + rw.token_key(200)}
+
     def send(i):
-        if kind=="create": c.request("POST","/api/articles",json.dumps({"data":{"title":"bench","views":1}}),h)
-        else: c.request("PUT","/api/articles/article00000000000000002",json.dumps({"data":{"views":i}}),h)
-        r=c.getresponse(); r.read(); assert r.status in (200,201), r.status
-    for i in range(50): send(i)
-    c0=pg_cpu(); t0=time.time()
-    for i in range(n): send(i)
-    t=time.time()-t0; c1=pg_cpu()
-    os.killpg(p.pid, signal.SIGTERM); p.wait()
-    return t/n*1e6, (c1-c0)/n*1e6
-kind=sys.argv[1]
-for rnd in range(2):
-  for name in ["before","after"]:
-    db=f"pgcpu_{name}"
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d","postgres","-c",f"drop database if exists {db}"],check=True,capture_output=True)
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d","postgres","-c",f"create database {db}"],check=True,capture_output=True)
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d",db,"-f","tests/fixtures/blog/pg/strapi-postgres.sql"],check=True,capture_output=True)
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d",db],input=";\n".join(rw.seed_sql("postgres",[]))+";\n",text=True,check=True,capture_output=True)
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d",db,"-c",f"alter database {db} set synchronous_commit = off"],check=True,capture_output=True)
-    us, cpu = run(f"/tmp/strata-{name}", db, 1000, kind)
-    print(f"round {rnd+1} {name} {kind}: {us:.0f} us/request, PostgreSQL CPU {cpu:.0f} us/request", flush=True)
-    subprocess.run(["psql","-q","-h","127.0.0.1","-U","postgres","-d","postgres","-c",f"drop database {db}"],capture_output=True)
+        if kind == "create":
+            conn.request("POST", "/api/articles", json.dumps({"data": {"title": "bench", "views": 1}}), headers)
+        else:
+            conn.request("PUT", "/api/articles/article00000000000000002",
+                         json.dumps({"data": {"views": i}}), headers)
+        answer = conn.getresponse()
+        answer.read()
+        assert answer.status in (200, 201), answer.status
+
+    try:
+        for i in range(50):
+            send(i)
+        cpu, start = postgres_cpu_seconds(), time.time()
+        for i in range(WRITES):
+            send(i)
+        return (time.time() - start) / WRITES * 1e6, (postgres_cpu_seconds() - cpu) / WRITES * 1e6
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+
+
+def main():
+    kind = sys.argv[1]
+    for round_ in (1, 2):
+        for name in ("before", "after"):
+            db = f"pgcpu_{name}"
+            fresh_database(db)
+            try:
+                us, cpu = measure(f"/tmp/strata-{name}", db, kind)
+            finally:
+                psql("postgres", f"drop database if exists {db}")
+            print(f"round {round_} {name} {kind}: {us:.0f} us/request, PostgreSQL CPU {cpu:.0f} us/request",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -345,26 +345,27 @@ class ServerDatabases:
     def __init__(self, kind, project):
         cls = rw.BACKENDS[kind]
         tag = f"fz{os.getpid()}"
-        self.kind = kind
+        self.dialect = kind
         self.strapi = cls(f"{tag}_strapi", project)
         self.strata = cls(f"{tag}_strata", project)
-
-    def create_empty(self):
         for b in (self.strapi, self.strata):
-            b.create(b.db) if self.kind == "postgres" else b.create()
+            b.create(b.db) if kind == "postgres" else b.create()
+
+    def env(self):
+        return self.strapi.env()
 
     def execute(self, statements):
         b = self.strapi
-        if self.kind == "postgres":
+        if self.dialect == "postgres":
             rw.run(["psql", *b.base, "-d", b.db, "-v", "ON_ERROR_STOP=1", "-X", "-q", "-At"],
                    input="begin;\n" + ";\n".join(statements) + ";\ncommit;\n")
         else:
             rw.run(["mysql", *b.base, "--default-character-set=utf8mb4", b.db], input=";\n".join(statements) + ";\n")
 
-    def copy(self):
-        """strata's database: a copy of Strapi's as it is now."""
+    def copy(self, keep_as=None):
+        """strata's database: a copy of Strapi's as it is now (`keep_as`: SQLite only)."""
         a, b = self.strapi, self.strata
-        if self.kind == "postgres":
+        if self.dialect == "postgres":
             text = rw.run(["pg_dump", *a.base, "--no-owner", a.db]).stdout
             rw.run(["psql", *b.base, "-d", b.db, "-v", "ON_ERROR_STOP=1", "-X", "-q"], input=text)
             return f"postgres://postgres@127.0.0.1:5432/{b.db}"
@@ -381,6 +382,42 @@ class ServerDatabases:
     def drop(self):
         for b in (self.strapi, self.strata):
             b.drop()
+
+
+class SqliteDatabases:
+    """The default backend: Strapi's SQLite file in its project, and strata's copy of it;
+    the same calls as [`ServerDatabases`]."""
+
+    dialect = "sqlite"
+
+    def __init__(self, project, work):
+        self.rel = os.path.join(".tmp", "model.db")
+        self.path = os.path.join(project, self.rel)
+        self.copy_path = os.path.join(work, "strata.db")
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+
+    def env(self):
+        return {"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": self.rel}
+
+    def execute(self, statements):
+        con = sqlite3.connect(self.path)
+        for stmt in statements:
+            con.execute(stmt)
+        con.commit()
+        con.close()
+
+    def copy(self, keep_as=None):
+        """strata's database: a copy of Strapi's as it is now, kept at `keep_as` too."""
+        copy_database(self.path, self.copy_path)
+        if keep_as:
+            shutil.copyfile(self.copy_path, keep_as)
+        return f"sqlite://{self.copy_path}"
+
+    def differences(self, docs):
+        return table_differences(self.path, self.copy_path, docs)
+
+    def drop(self):
+        pass
 
 
 def sqlite_tables(path):
@@ -610,15 +647,9 @@ def copy_database(src, dst):
     return dst
 
 
-def compare_writes(args, model, project, rel, work, auth, rnd, server):
+def compare_writes(args, model, databases, work, auth, rnd):
     """The `--writes` run: both servers from the same empty database, the same writes."""
-    if server:
-        url = server.copy()
-    else:
-        copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
-        url = f"sqlite://{copy}"
-        if args.log:
-            shutil.copyfile(copy, args.log + ".db")
+    url = databases.copy(keep_as=args.log and args.log + ".db")
     w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
     w.bad = args.bad
     w.show = args.show
@@ -637,8 +668,7 @@ def compare_writes(args, model, project, rel, work, auth, rnd, server):
         strata.stop()
         if w.log:
             w.log.close()
-    back = {v: k for k, v in w.docs.items()}
-    tables = server.differences(back) if server else table_differences(os.path.join(project, rel), copy, back)
+    tables = databases.differences({v: k for k, v in w.docs.items()})
     for t in tables:
         print("table", t, flush=True)
     print(f"{len(tables)} tables differ", flush=True)
@@ -677,49 +707,24 @@ def main():
     model = Model(args.schemas)
     project = os.path.join(work, "oracle")
     make_project(args.oracle, args.schemas, project)
-    rel = os.path.join(".tmp", "model.db")
-    os.makedirs(os.path.join(project, ".tmp"), exist_ok=True)
-
-    class Backend:
-        def env(self):
-            return {"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": rel}
-
-    server = ServerDatabases(args.backend, project) if args.backend != "sqlite" else None
-    if server:
-        server.create_empty()
-    strapi = ModelStrapi(project, args.strapi_port, server.strapi if server else Backend(),
-                         os.path.join(work, "strapi.log"))
+    databases = ServerDatabases(args.backend, project) if args.backend != "sqlite" else SqliteDatabases(project, work)
+    strapi = ModelStrapi(project, args.strapi_port, databases, os.path.join(work, "strapi.log"))
     strata = None
     rnd = random.Random(args.seed)
     auth = "Bearer " + rw.token_key(200)
     try:
         strapi.start()
-        dialect = args.backend
         now = {"sqlite": "1764000000000", "postgres": "to_timestamp(1764000000)",
-               "mysql": "FROM_UNIXTIME(1764000000)"}[dialect]
+               "mysql": "FROM_UNIXTIME(1764000000)"}[databases.dialect]
         # A second locale, as the admin panel adds one.
-        seed = rw.seed_sql(dialect, []) + [
+        databases.execute(rw.seed_sql(databases.dialect, []) + [
             "INSERT INTO i18n_locale (document_id, name, code, created_at, updated_at, published_at) "
-            f"VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', {now}, {now}, {now})"]
-        if server:
-            server.execute(seed)
-        else:
-            con = sqlite3.connect(os.path.join(project, rel))
-            for stmt in seed:
-                con.execute(stmt)
-            con.commit()
-            con.close()
+            f"VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', {now}, {now}, {now})"])
         if args.writes:
-            return compare_writes(args, model, project, rel, work, auth, rnd, server)
+            return compare_writes(args, model, databases, work, auth, rnd)
         made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
         print(f"{made} documents written through Strapi", flush=True)
-        if server:
-            url = server.copy()
-        else:
-            copy = copy_database(os.path.join(project, rel), os.path.join(work, "strata.db"))
-            if args.keep:
-                shutil.copyfile(copy, args.keep)
-            url = f"sqlite://{copy}"
+        url = databases.copy(keep_as=args.keep)
         strata = fr.Strata(args.strata, url, args.strata_port, os.path.join(work, "strata.log"),
                            schemas=args.schemas)
         gen = ModelGen(model, rnd, collect_values(model, args.strapi_port, auth))
@@ -749,8 +754,7 @@ def main():
         if strata:
             strata.stop()
         strapi.stop()
-        if server:
-            server.drop()
+        databases.drop()
         shutil.rmtree(work, ignore_errors=True)
 
 
