@@ -557,6 +557,35 @@ impl<'a> DocumentWrite<'a> {
         Ok(())
     }
 
+    /// What an update of document `document_id` writes before Strapi's entity manager
+    /// refuses a date of the entry itself: its document service finds the version's draft
+    /// (the row it updates), validates, then updates the components (`updateComponents`:
+    /// the old ones not kept deleted, the kept ones updated, the new ones made) before the
+    /// row's `UPDATE` fails. The caller rolls this back, as for
+    /// [`Self::components_made_before_refusal`]. A version that does not exist yet (a new
+    /// localization) writes nothing here: its creation is refused as a creation.
+    pub fn components_updated_before_refusal(
+        &self,
+        document_id: &str,
+        input: &Input,
+        locale: Option<&str>,
+    ) -> Result<(), WriteError> {
+        let versions = self.existing_versions(document_id, input, locale)?;
+        let dp = self.schema.draft_and_publish;
+        let draft = versions
+            .iter()
+            .find(|v| v.locale.as_deref() == locale && (!dp || !v.published));
+        let Some(draft) = draft else {
+            return Ok(());
+        };
+        self.resolve_targets(self.schema, input, locale)?;
+        if !dp {
+            self.check_unique(document_id, locale, input)?;
+        }
+        self.update_components(self.schema, draft.id, &input.components, locale)?;
+        Ok(())
+    }
+
     /// The non-localized media, components and zones of row `source`, as i18n's
     /// `fillNonLocalizedAttributes` copies them into a new localization's data (the
     /// populated values without their ids, files as their ids: `normalizeMediaIds`),

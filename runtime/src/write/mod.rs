@@ -176,11 +176,10 @@ fn run<T>(
         (Err(refused), Action::Update, Some(id)) => {
             refused_update(store, req, id, &parse, *refused, locale.as_deref())?
         }
-        (Err(refused), Action::Create, _) if refused.by_entry_date() => {
-            take_ids_of_refused_creation(store, req, &refused, locale.as_deref());
-            return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
-        }
-        (Err(refused), ..) => {
+        (Err(refused), action, _) => {
+            if refused.by_entry_date() {
+                take_ids_of_refused_write(store, req, action, &refused, locale.as_deref());
+            }
             return Err(refusal(store, req, *refused, &shown, locale.as_deref()));
         }
     };
@@ -223,25 +222,41 @@ fn run<T>(
     })
 }
 
-/// A creation whose only failure is a date of the entry's own
-/// ([`input::Refused::by_entry_date`]): Strapi's document service made the components
-/// before its entity manager refused the row, and its transaction rolled back, but on
-/// PostgreSQL and MariaDB the ids those inserts took stay taken. strata makes the same
-/// components in a transaction it rolls back, so that the writes after this one are
+/// A write whose only failure is a date of the entry's own
+/// ([`input::Refused::by_entry_date`]): Strapi's document service made or updated the
+/// components before its entity manager refused the row, and its transaction rolled back,
+/// but on PostgreSQL and MariaDB the ids those inserts took stay taken. strata writes the
+/// same components in a transaction it rolls back, so that the writes after this one are
 /// numbered as Strapi numbers them (SQLite's rollback returns the ids, as it does
-/// Strapi's). A target that does not exist stops it before any insert, as Strapi's
-/// transform refuses that first ([`refusal`] answers it). Nothing of it is kept, so a
-/// store error here changes nothing but the ids, and the answer is the refusal's.
-fn take_ids_of_refused_creation(
+/// Strapi's). A creation makes its components
+/// ([`document::DocumentWrite::components_made_before_refusal`]); an update of an existing
+/// version updates them (`components_updated_before_refusal`), and a single type's update
+/// is the one or the other as its document exists. A target that does not exist stops it
+/// before any insert, as Strapi's transform refuses that first ([`refusal`] answers it).
+/// Nothing of it is kept, so a store error here changes nothing but the ids, and the
+/// answer is the refusal's.
+fn take_ids_of_refused_write(
     store: &Store,
     req: &WriteRequest<'_>,
+    action: Action,
     refused: &input::Refused,
     locale: Option<&str>,
 ) {
-    let schema = store.model().schema(req.schema);
+    let model = store.model();
+    let schema = model.schema(req.schema);
     let _rolled_back = store.pool().write(|w| {
-        document::DocumentWrite::new(w, store, schema, req.now_ms)
-            .components_made_before_refusal(&refused.input, locale)?;
+        let doc = document::DocumentWrite::new(w, store, schema, req.now_ms);
+        let existing = match (action, req.document_id) {
+            (Action::Create, _) => None,
+            (Action::Update, Some(id)) => Some(id.to_string()),
+            (Action::Update, None) => {
+                crate::store::rows::Rows::new(w, model).any_document(schema)?
+            }
+        };
+        match existing {
+            Some(id) => doc.components_updated_before_refusal(&id, &refused.input, locale)?,
+            None => doc.components_made_before_refusal(&refused.input, locale)?,
+        }
         Err::<(), WriteError>(refused.error())
     });
 }
@@ -275,6 +290,9 @@ fn refused_update(
         doc.new_localization(id, req.data, locale, source).map(Some)
     })?;
     let Some(creation) = creation else {
+        if refused.by_entry_date() {
+            take_ids_of_refused_write(store, req, Action::Update, &refused, locale);
+        }
         return Err(refusal(store, req, refused, parse.shown, locale));
     };
     let as_creation = input::DataParse {
@@ -284,6 +302,9 @@ fn refused_update(
         ..*parse
     };
     if let Err(refused) = as_creation.parse_or_refuse() {
+        if refused.by_entry_date() {
+            take_ids_of_refused_write(store, req, Action::Create, &refused, locale);
+        }
         return Err(refusal(store, req, *refused, &creation.shown, locale));
     }
     let mut given = req.data.clone();
