@@ -17,6 +17,9 @@ LaunchPad demo's schemas). The tool
      components, sorts, `fields`, `populate` with nested options and zone `on`,
      pagination, `status`), comparing status and JSON as tools/fuzz_reads.py does.
 
+`--graphql` sends random GraphQL queries instead, made from the schema Strapi's GraphQL
+plugin serves for the model (tools/gql_model_gen.py).
+
 `--backend postgres|mysql` runs both on the machine's server instead (127.0.0.1:5432 user
 postgres, 127.0.0.1:3306 root): Strapi on a new database, strata on a copy of it made once
 the tokens are in, both dropped at the end.
@@ -38,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import fuzz_reads as fr  # noqa: E402
+import gql_model_gen as gql  # noqa: E402
 import record_writes as rw  # noqa: E402
 
 SCALAR_KIND = {"string": "string", "text": "string", "richtext": "string", "email": "string",
@@ -685,6 +689,8 @@ def main():
     ap.add_argument("--docs", type=int, default=8)
     ap.add_argument("--oracle", default="/work/oracle")
     ap.add_argument("--show", action="store_true")
+    ap.add_argument("--graphql", action="store_true",
+                    help="random GraphQL queries (tools/gql_model_gen.py) instead of REST reads")
     ap.add_argument("--writes", action="store_true",
                     help="compare writes instead: every write goes to both servers, each on its own copy")
     ap.add_argument("--bad", type=float, default=0.0,
@@ -727,13 +733,19 @@ def main():
         url = databases.copy(keep_as=args.keep)
         strata = fr.Strata(args.strata, url, args.strata_port, os.path.join(work, "strata.log"),
                            schemas=args.schemas)
-        gen = ModelGen(model, rnd, collect_values(model, args.strapi_port, auth))
+        if args.graphql:
+            schema = gql.Schema(fr.post_graphql(args.strapi_port, gql.INTROSPECTION, auth)[1])
+            gen = gql.GqlModelGen(schema, rnd)
+            gen.learn(lambda q: fr.post_graphql(args.strapi_port, q, auth)[1])
+            next_request, ask = gen.query, lambda port, line: fr.post_graphql(port, line, auth)
+        else:
+            gen = ModelGen(model, rnd, collect_values(model, args.strapi_port, auth))
+            next_request, ask = gen.request, lambda port, line: fr.get(port, fr.encode(line), auth)
         differing = 0
         for n in range(args.count):
-            line = gen.request()
-            path = fr.encode(line)
-            a = fr.get(args.strapi_port, path, auth)
-            b = fr.get(args.strata_port, path, auth)
+            line = next_request()
+            a = ask(args.strapi_port, line)
+            b = ask(args.strata_port, line)
             if a[0] != b[0]:
                 d = f"status {a[0]} vs {b[0]}: {json.dumps(a[1])[:300]} / {json.dumps(b[1])[:300]}"
             else:

@@ -3,7 +3,7 @@
 //! ([`Documents`]).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use async_graphql::Positioned;
 use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition};
@@ -67,9 +67,18 @@ pub struct Parsed {
     /// The document.
     pub document: ExecutableDocument,
     validated: Mutex<HashSet<String>>,
+    type_conflicts: OnceLock<Vec<super::field_merge::Found>>,
 }
 
 impl Parsed {
+    /// The document's overlapping fields of conflicting types
+    /// ([`super::field_merge::type_conflicts`]), found once per document: the schema
+    /// (`registry`) is the same for every request a store of documents serves.
+    pub fn type_conflicts(&self, registry: &super::ir::Registry) -> &[super::field_merge::Found] {
+        self.type_conflicts
+            .get_or_init(|| super::field_merge::type_conflicts(registry, &self.document))
+    }
+
     /// What names a request of this document: its operation and its variables' JSON.
     pub fn request_key(operation: Option<&str>, variables: &serde_json::Value) -> String {
         let mut key = operation.unwrap_or_default().to_owned();
@@ -120,6 +129,7 @@ impl Documents {
         let parsed = Arc::new(Parsed {
             document: async_graphql::parser::parse_query(text)?,
             validated: Mutex::default(),
+            type_conflicts: OnceLock::new(),
         });
         if text.len() <= Self::LARGEST
             && let Ok(mut kept) = self.kept.lock()

@@ -386,8 +386,13 @@ pub struct VariantPass {
     pub populate: Populate,
 }
 
-/// The populate without variants, and a pass per variant (shallower ones first; a
-/// variant inside a zone member is not loaded).
+/// Marks a step of a [`VariantPass`]'s path into a dynamic zone's items of one member:
+/// the character, then the member's component uid (never an attribute's name).
+const MEMBER: char = '\u{1e}';
+
+/// The populate without variants, and a pass per variant (shallower ones first). A
+/// variant inside a zone member is loaded with the zone's `on` naming that member only
+/// (REST then leaves the other members' items out), and grafted into that member's items.
 pub fn split_variants(populate: &Populate) -> (Populate, Vec<VariantPass>) {
     let mut passes = Vec::new();
     let base = strip(populate, &mut Vec::new(), &mut passes);
@@ -413,12 +418,13 @@ fn strip(
         };
         chain.push((key.clone(), shallow));
         let below = strip(&node.below, chain, passes);
+        let mut on = std::collections::BTreeMap::new();
+        for (uid, p) in &node.on {
+            chain.push((format!("{MEMBER}{uid}"), PopulateNode::default()));
+            on.insert(uid.clone(), strip(p, chain, passes));
+            chain.pop();
+        }
         chain.pop();
-        let on = node
-            .on
-            .iter()
-            .map(|(uid, p)| (uid.clone(), strip(p, &mut Vec::new(), &mut Vec::new())))
-            .collect();
         let stripped = PopulateNode {
             filters: node.filters.clone(),
             sort: node.sort.clone(),
@@ -428,9 +434,19 @@ fn strip(
         if key.contains(VARIANT) {
             let mut load = Populate::default();
             load.0.insert(attr_of(key).to_owned(), stripped);
+            let mut member = None;
             for (above, shallow) in chain.iter().rev() {
+                if let Some(uid) = above.strip_prefix(MEMBER) {
+                    member = Some(uid.to_owned());
+                    continue;
+                }
                 let mut node = shallow.clone();
-                node.below = load;
+                match member.take() {
+                    Some(uid) => {
+                        node.on = std::collections::BTreeMap::from([(uid, load)]);
+                    }
+                    None => node.below = load,
+                }
                 load = Populate::default();
                 load.0.insert(attr_of(above).to_owned(), node);
             }
@@ -453,6 +469,19 @@ pub fn graft(into: &mut serde_json::Value, loaded: &serde_json::Value, path: &[S
     let Some((first, rest)) = path.split_first() else {
         return;
     };
+    if let Some(uid) = first.strip_prefix(MEMBER) {
+        // A zone's items; the pass read only this member's, in the same order.
+        if let (serde_json::Value::Array(items), serde_json::Value::Array(from)) = (into, loaded) {
+            let of_member = |item: &serde_json::Value| {
+                item.get("__component").and_then(serde_json::Value::as_str) == Some(uid)
+            };
+            let mine = items.iter_mut().filter(|item| of_member(item));
+            for (item, from) in mine.zip(from.iter().filter(|item| of_member(item))) {
+                graft(item, from, rest);
+            }
+        }
+        return;
+    }
     match (into, loaded) {
         (serde_json::Value::Array(items), serde_json::Value::Array(from)) => {
             for (item, from) in items.iter_mut().zip(from) {
@@ -1128,6 +1157,55 @@ mod variant_tests {
         graft(&mut answer, &loaded, &pass.path);
         let grafted = &answer[0]["articles"][0][&pass.path[1]];
         assert_eq!(grafted, &json!([{"name": "x"}]));
+    }
+
+    #[test]
+    fn variants_inside_a_zone_member_load_through_its_on_and_graft_into_its_items() {
+        let mut member = Populate::default();
+        add(&mut member, "articles", node(None, Populate::default()));
+        add(
+            &mut member,
+            "articles",
+            node(Some(json!("title")), Populate::default()),
+        );
+        let mut top = Populate::default();
+        let zone = PopulateNode {
+            on: std::collections::BTreeMap::from([("blocks.related".to_owned(), member)]),
+            ..PopulateNode::default()
+        };
+        add(&mut top, "blocks", zone);
+        let (base, passes) = split_variants(&top);
+        // No variant key is left in what the first read loads.
+        let kept = &base.0["blocks"].on["blocks.related"].0;
+        assert!(kept.keys().all(|k| !k.contains(VARIANT)), "{kept:?}");
+        // Both selections, each under its variant key.
+        assert_eq!(passes.len(), 2);
+        let pass = passes
+            .iter()
+            .find(|p| p.path[2].ends_with("\"title\""))
+            .expect("the sorted selection's pass");
+        assert_eq!(pass.path[0], "blocks");
+        assert_eq!(pass.path[1], format!("{MEMBER}blocks.related"));
+        let loads = &pass.populate.0["blocks"].on["blocks.related"].0["articles"];
+        assert_eq!(loads.sort, Some(json!("title")));
+        let mut answer = json!([{"blocks": [
+            {"__component": "blocks.other", "id": 1},
+            {"__component": "blocks.related", "id": 2, "articles": [{"title": "b"}, {"title": "a"}]},
+        ]}]);
+        let loaded = json!([{"blocks": [
+            {"__component": "blocks.related", "id": 2, "articles": [{"title": "a"}, {"title": "b"}]},
+        ]}]);
+        graft(&mut answer, &loaded, &pass.path);
+        let items = &answer[0]["blocks"];
+        assert_eq!(items[0], json!({"__component": "blocks.other", "id": 1}));
+        assert_eq!(
+            items[1][&pass.path[2]],
+            json!([{"title": "a"}, {"title": "b"}])
+        );
+        assert_eq!(
+            items[1]["articles"],
+            json!([{"title": "b"}, {"title": "a"}])
+        );
     }
 
     #[test]

@@ -1686,14 +1686,14 @@ impl<'a> Validator<'a> {
 }
 
 /// Why two fields conflict (graphql-js's `ConflictReasonMessage`).
-enum Reason {
+pub(super) enum Reason {
     Text(String),
     /// Their subfields of these response keys conflict.
     Sub(Vec<(String, Reason)>),
 }
 
 impl Reason {
-    fn message(&self) -> String {
+    pub(super) fn message(&self) -> String {
         match self {
             Reason::Text(text) => text.clone(),
             Reason::Sub(reasons) => reasons
@@ -1708,7 +1708,7 @@ impl Reason {
 }
 
 /// graphql-js's `sameArguments`: the same names with the same printed values.
-fn same_arguments(a: &FieldNode, b: &FieldNode) -> bool {
+pub(super) fn same_arguments(a: &FieldNode, b: &FieldNode) -> bool {
     a.arguments.len() == b.arguments.len()
         && a.arguments.iter().all(|(name, value)| {
             b.get_argument(&name.node)

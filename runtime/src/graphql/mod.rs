@@ -19,6 +19,7 @@ mod coerce;
 pub mod document;
 mod dynamic;
 pub mod empty_objects;
+pub mod field_merge;
 pub mod graphql_js;
 pub mod input;
 pub mod introspect;

@@ -496,6 +496,17 @@ async fn run_query(
             walked_errors(&literals),
         ));
     }
+    // Fields of one response key under different members of a union must not return
+    // conflicting types (graphql-js's `OverlappingFieldsCanBeMergedRule`; async-graphql
+    // checks fields of one parent only). Found, the document is validated, not run.
+    let merge_conflicts: Vec<((usize, usize), Value)> = parsed
+        .type_conflicts(&gql.registry)
+        .iter()
+        .map(|(set, (message, at))| ((set.line, set.column), validation_error(message, at)))
+        .collect();
+    if !merge_conflicts.is_empty() {
+        request = request.only_introspection();
+    }
     // `__schema` and `__type` are answered as graphql-js answers them (`introspect`);
     // async-graphql runs the rest of the document (nothing of it when the introspection
     // selections are invalid: only their validation).
@@ -516,7 +527,7 @@ async fn run_query(
     let query = gql.query.clone();
     let view = gql.view.clone();
     // Credentials and the resolvers read the store synchronously: off the event loop.
-    let plain = (introspection.is_none()).then(|| PlainParts {
+    let plain = (introspection.is_none() && merge_conflicts.is_empty()).then(|| PlainParts {
         registry: gql.registry.clone(),
         roots: gql.roots.clone(),
         catalog: gql.catalog.clone(),
@@ -622,12 +633,15 @@ async fn run_query(
                 }),
             );
         }
+        in_document_order(&mut errors, merge_conflicts);
         introspection_validation(introspection.as_ref(), &mut errors);
         return errors_response(StatusCode::BAD_REQUEST, errors);
     }
-    if let Some(prepared) = introspection.as_ref().filter(|p| !p.errors.is_empty()) {
+    let refused_introspection = introspection.as_ref().filter(|p| !p.errors.is_empty());
+    if refused_introspection.is_some() || !merge_conflicts.is_empty() {
         let mut errors = Vec::new();
-        introspection_validation(Some(prepared), &mut errors);
+        in_document_order(&mut errors, merge_conflicts);
+        introspection_validation(refused_introspection, &mut errors);
         return errors_response(StatusCode::BAD_REQUEST, errors);
     }
     if response.errors.is_empty() && introspection.is_none() {
@@ -738,6 +752,38 @@ fn plain_answer(
     planned.answer(reader)
 }
 
+/// The overlapping fields' conflicts (each with the start of the selection set it was
+/// found in) among the other validation `errors` (in the document's order of their first
+/// location): graphql-js reports a set's conflicts on entering it, before what the set
+/// holds; a stable sort keeps the conflicts' own order.
+fn in_document_order(errors: &mut Vec<Value>, conflicts: Vec<((usize, usize), Value)>) {
+    if conflicts.is_empty() {
+        return;
+    }
+    let mut all: Vec<((u64, u64), bool, Value)> = errors
+        .drain(..)
+        .map(|e| (first_location(&e), true, e))
+        .collect();
+    all.extend(conflicts.into_iter().map(|((line, column), e)| {
+        let at = (
+            u64::try_from(line).unwrap_or(0),
+            u64::try_from(column).unwrap_or(0),
+        );
+        (at, false, e)
+    }));
+    all.sort_by_key(|(at, other, _)| (*at, *other));
+    errors.extend(all.into_iter().map(|(_, _, e)| e));
+}
+
+/// An error's first location, `(0, 0)` without one.
+fn first_location(e: &Value) -> (u64, u64) {
+    let at = &e["locations"][0];
+    (
+        at["line"].as_u64().unwrap_or(0),
+        at["column"].as_u64().unwrap_or(0),
+    )
+}
+
 /// The introspection selections' validation errors among async-graphql's, in the
 /// document's order.
 fn introspection_validation(
@@ -747,20 +793,13 @@ fn introspection_validation(
     let Some(prepared) = prepared.filter(|p| !p.errors.is_empty()) else {
         return;
     };
-    let first = |e: &Value| {
-        let at = &e["locations"][0];
-        (
-            at["line"].as_u64().unwrap_or(0),
-            at["column"].as_u64().unwrap_or(0),
-        )
-    };
     errors.extend(
         prepared
             .errors
             .iter()
             .map(|(message, at)| validation_error(message, at)),
     );
-    errors.sort_by_key(first);
+    errors.sort_by_key(first_location);
 }
 
 /// Apollo's answer shape: a resolver's error has its `path` and no `locations`; the

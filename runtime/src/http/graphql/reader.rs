@@ -377,7 +377,7 @@ impl StoreReader {
             }
             return Ok(answer);
         }
-        self.read_page(field, schema, args, populate, via)?
+        self.read_page(field, schema, args, &base, via)?
             .into_value()
     }
 
