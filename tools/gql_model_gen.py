@@ -130,7 +130,10 @@ class GqlModelGen:
         leaves = [k for k, v in fields.items()
                   if v.endswith("FilterInput") and v[: -len("FilterInput")] in SCALAR_OPS]
         if not leaves:
-            return "documentId: {notNull: true}" if "documentId" in fields else "id: {notNull: true}"
+            for k in ("documentId", "id"):
+                if k in fields:
+                    return f"{k}: {{notNull: true}}"
+            return "and: []"
         k = r.choice(leaves)
         kind = SCALAR_OPS[fields[k][: -len("FilterInput")]]
         ops = [f["name"] for f in self.s.types[fields[k]]["inputFields"] if f["name"] not in ("and", "or", "not")]

@@ -310,12 +310,9 @@ impl<'a> Check<'a> {
     fn field_type(&self, parent: &str, field: &Field) -> Option<Ty> {
         let name = field.name.node.as_str();
         if name == "__typename" {
-            return Some(Ty::NonNull(Box::new(Ty::named("String"))));
+            return Some(Ty::nn("String"));
         }
-        match &self.registry.types.get(parent)?.kind {
-            Kind::Object(fields) => fields.iter().find(|f| f.name == name).map(|f| f.ty.clone()),
-            _ => None,
-        }
+        super::graphql_js::field_def(self.registry, parent, name).map(|f| f.ty.clone())
     }
 
     fn is_object(&self, name: &str) -> bool {

@@ -1,5 +1,5 @@
-//! graphql-js's `ValuesOfCorrectTypeRule` on the literals of a document's root field
-//! arguments: every value that its type does not take, each reported where it is (a list
+//! graphql-js's `ValuesOfCorrectTypeRule` on the literals of a document's field
+//! arguments (root fields' and every selected field's below): every value that its type does not take, each reported where it is (a list
 //! item, an object field, a missing required field), in the order the rule's visit finds
 //! them. async-graphql's validation stops at the first invalid value of an argument, and
 //! takes any object for a dynamic zone's input scalar, which the GraphQL plugin's
@@ -10,12 +10,45 @@
 //! The literal is read from the document's text (async-graphql's parsed values carry no
 //! positions below an argument); `found …` prints that text.
 
-use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection};
+use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
 
 use super::graphql_js::{self as js, Located};
 use super::ir::{Kind, Registry, Ty};
 use super::scalars::{Literal, Refusal, literal_refusal};
 use super::view::View;
+
+/// Past this depth of selection sets the walk stops (the handler's depth limit comes
+/// first; this guards embedders).
+const MAX_DEPTH: usize = 64;
+
+/// The names of the fragments `set` spreads, and those they spread, each once.
+fn spreads<'d>(
+    doc: &'d ExecutableDocument,
+    set: &'d SelectionSet,
+    out: &mut Vec<&'d str>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for item in &set.items {
+        match &item.node {
+            Selection::Field(field) => spreads(doc, &field.node.selection_set.node, out, depth + 1),
+            Selection::InlineFragment(fragment) => {
+                spreads(doc, &fragment.node.selection_set.node, out, depth + 1);
+            }
+            Selection::FragmentSpread(spread) => {
+                let name = spread.node.fragment_name.node.as_str();
+                if !out.contains(&name)
+                    && let Some(fragment) = doc.fragments.get(name)
+                {
+                    out.push(name);
+                    spreads(doc, &fragment.node.selection_set.node, out, depth + 1);
+                }
+            }
+        }
+    }
+}
 
 /// What a walk reads: the types, the zones' members, the document's text.
 pub struct Literals<'a> {
@@ -36,15 +69,18 @@ pub struct Found {
     /// a value the plugin's own scalars refuse ([`super::scalars`]), an `Int` past 32
     /// bits, an enumeration given a string. The walk's errors then answer alone.
     pub missed: bool,
-    /// Where the names of the arguments walked are (line, column), as async-graphql's
-    /// errors of their values point.
+    /// Where the names of the arguments the walk found errors in are (line, column), as
+    /// async-graphql's errors of their values point: the walk's errors stand for
+    /// async-graphql's there.
     pub arguments: Vec<(usize, usize)>,
 }
 
 impl Literals<'_> {
-    /// Every root field argument given as a literal in the operation `operation_name`
-    /// selects (the only one when `None`), walked.
-    pub fn root_arguments(&self, doc: &ExecutableDocument, operation_name: Option<&str>) -> Found {
+    /// Every field argument given as a literal in the operation `operation_name` selects
+    /// (the only one when `None`): its root fields', every selected field's below them
+    /// (through inline fragments), then the fragments it spreads, in the order they are
+    /// defined, as graphql-js's visit meets them.
+    pub fn arguments(&self, doc: &ExecutableDocument, operation_name: Option<&str>) -> Found {
         let mut found = Found::default();
         let Some(op) = super::document::selected_operation(doc, operation_name) else {
             return found;
@@ -54,25 +90,64 @@ impl Literals<'_> {
             OperationType::Mutation => "Mutation",
             OperationType::Subscription => return found,
         };
-        for item in &op.selection_set.node.items {
-            let Selection::Field(field) = &item.node else {
-                continue;
-            };
-            let Some(def) = js::field_def(self.registry, root, field.node.name.node.as_str())
-            else {
-                continue;
-            };
-            for (name, value) in &field.node.arguments {
-                let Some(arg) = def.args.iter().find(|a| a.name == name.node.as_str()) else {
-                    continue;
-                };
-                if let Some(at) = js::offset_of(self.source, value.pos.line, value.pos.column) {
-                    found.arguments.push((name.pos.line, name.pos.column));
-                    self.value(at, &arg.ty, &mut found);
-                }
-            }
+        self.selection(root, &op.selection_set.node, &mut found, 0);
+        let mut spread = Vec::new();
+        spreads(doc, &op.selection_set.node, &mut spread, 0);
+        let mut fragments: Vec<_> = spread
+            .iter()
+            .filter_map(|name| doc.fragments.get(*name))
+            .collect();
+        fragments.sort_by_key(|f| (f.pos.line, f.pos.column));
+        for fragment in fragments {
+            let on = fragment.node.type_condition.node.on.node.as_str();
+            self.selection(on, &fragment.node.selection_set.node, &mut found, 0);
         }
         found
+    }
+
+    /// The arguments of the fields of `set`, selected on type `parent`, and below them.
+    fn selection(&self, parent: &str, set: &SelectionSet, found: &mut Found, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for item in &set.items {
+            match &item.node {
+                Selection::Field(field) => {
+                    let name = field.node.name.node.as_str();
+                    let Some(def) = js::field_def(self.registry, parent, name) else {
+                        continue;
+                    };
+                    for (name, value) in &field.node.arguments {
+                        let Some(arg) = def.args.iter().find(|a| a.name == name.node.as_str())
+                        else {
+                            continue;
+                        };
+                        if let Some(at) =
+                            js::offset_of(self.source, value.pos.line, value.pos.column)
+                        {
+                            let before = found.errors.len();
+                            self.value(at, &arg.ty, found);
+                            if found.errors.len() > before {
+                                found.arguments.push((name.pos.line, name.pos.column));
+                            }
+                        }
+                    }
+                    let below = &field.node.selection_set.node;
+                    if !below.items.is_empty() {
+                        self.selection(def.ty.base(), below, found, depth + 1);
+                    }
+                }
+                Selection::InlineFragment(fragment) => {
+                    let on = fragment
+                        .node
+                        .type_condition
+                        .as_ref()
+                        .map_or(parent, |c| c.node.on.node.as_str());
+                    self.selection(on, &fragment.node.selection_set.node, found, depth + 1);
+                }
+                Selection::FragmentSpread(_) => {}
+            }
+        }
     }
 
     /// The value at byte `at`, of type `ty` (its location type).

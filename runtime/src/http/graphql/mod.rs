@@ -489,7 +489,7 @@ async fn run_query(
         view: &gql.view,
         source: &request.query,
     }
-    .root_arguments(doc, request.operation_name.as_deref());
+    .arguments(doc, request.operation_name.as_deref());
     if literals.missed {
         return before_auth(errors_response(
             StatusCode::BAD_REQUEST,
@@ -612,10 +612,15 @@ async fn run_query(
                 && e.locations
                     .first()
                     .is_some_and(|p| literals.arguments.contains(&(p.line, p.column)));
-            match walked.take_if(|_| of_walked_argument) {
-                Some(found) => errors.extend(found),
-                None => errors.push(graphql_js_error(&registry, &source, doc, e)),
+            // The walk's errors hold every error of the arguments it walked: they come
+            // once, where async-graphql's first error of one of them was.
+            if of_walked_argument {
+                if let Some(found) = walked.take() {
+                    errors.extend(found);
+                }
+                continue;
             }
+            errors.push(graphql_js_error(&registry, &source, doc, e));
         }
         // async-graphql reports a conflict once per differing argument; graphql-js once.
         errors.dedup();
