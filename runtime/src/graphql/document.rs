@@ -22,6 +22,18 @@ pub fn operations(
     }
 }
 
+/// The type an inline fragment's selections are on: its type condition, else the type
+/// it is spread in (`parent`).
+pub fn fragment_type<'d>(
+    fragment: &'d async_graphql::parser::types::InlineFragment,
+    parent: &'d str,
+) -> &'d str {
+    fragment
+        .type_condition
+        .as_ref()
+        .map_or(parent, |c| c.node.on.node.as_str())
+}
+
 /// The operation a request runs: the one `name` names, else the only one (named or
 /// not); `None` when there is no such operation or the choice is ambiguous.
 pub fn selected_operation<'d>(

@@ -129,11 +129,7 @@ impl<'a> Check<'a> {
                     }
                 }
                 Selection::InlineFragment(fragment) => {
-                    let on = fragment
-                        .node
-                        .type_condition
-                        .as_ref()
-                        .map_or(parent, |c| c.node.on.node.as_str());
+                    let on = super::document::fragment_type(&fragment.node, parent);
                     self.sets(on, &fragment.node.selection_set.node, depth + 1);
                 }
                 Selection::FragmentSpread(_) => {}
@@ -198,11 +194,7 @@ impl<'a> Check<'a> {
                     });
                 }
                 Selection::InlineFragment(fragment) => {
-                    let on = fragment
-                        .node
-                        .type_condition
-                        .as_ref()
-                        .map_or(parent, |c| c.node.on.node.as_str());
+                    let on = super::document::fragment_type(&fragment.node, parent);
                     self.collect_into(
                         on,
                         &fragment.node.selection_set.node,

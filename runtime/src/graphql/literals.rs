@@ -138,11 +138,7 @@ impl Literals<'_> {
                     }
                 }
                 Selection::InlineFragment(fragment) => {
-                    let on = fragment
-                        .node
-                        .type_condition
-                        .as_ref()
-                        .map_or(parent, |c| c.node.on.node.as_str());
+                    let on = super::document::fragment_type(&fragment.node, parent);
                     self.selection(on, &fragment.node.selection_set.node, found, depth + 1);
                 }
                 Selection::FragmentSpread(_) => {}

@@ -128,11 +128,7 @@ fn collect<'d>(
                 }
             }
             Selection::InlineFragment(inline) => {
-                let on = inline
-                    .node
-                    .type_condition
-                    .as_ref()
-                    .map_or(on, |c| c.node.on.node.as_str());
+                let on = super::document::fragment_type(&inline.node, on);
                 collect(
                     doc,
                     &inline.node.selection_set.node,
