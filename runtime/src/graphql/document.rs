@@ -79,16 +79,22 @@ pub struct Parsed {
     /// The document.
     pub document: ExecutableDocument,
     validated: Mutex<HashSet<String>>,
-    type_conflicts: OnceLock<Vec<super::field_merge::Found>>,
+    type_conflicts: OnceLock<Vec<Anchored>>,
 }
 
+/// A validation error that a rule reports on entering a selection set: where that set
+/// starts, and the error's message and locations (line, column).
+pub type Anchored = (async_graphql::Pos, (String, Vec<(usize, usize)>));
+
 impl Parsed {
-    /// The document's overlapping fields of conflicting types
-    /// ([`super::field_merge::type_conflicts`]), found once per document: the schema
-    /// (`registry`) is the same for every request a store of documents serves.
-    pub fn type_conflicts(&self, registry: &super::ir::Registry) -> &[super::field_merge::Found] {
-        self.type_conflicts
-            .get_or_init(|| super::field_merge::type_conflicts(registry, &self.document))
+    /// The document's overlapping fields of conflicting types, found by `find`
+    /// (`field_merge::type_conflicts`) once per document: the schema is the same for
+    /// every request a store of documents serves.
+    pub fn type_conflicts(
+        &self,
+        find: impl FnOnce(&ExecutableDocument) -> Vec<Anchored>,
+    ) -> &[Anchored] {
+        self.type_conflicts.get_or_init(|| find(&self.document))
     }
 
     /// What names a request of this document: its operation and its variables' JSON.

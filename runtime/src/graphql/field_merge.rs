@@ -25,14 +25,14 @@ use async_graphql::parser::types::{
 };
 use indexmap::IndexMap;
 
-use super::graphql_js::{Located, type_text};
+use super::graphql_js::type_text;
 use super::introspect::{Reason, same_arguments};
 use super::ir::{Kind, Registry, Ty};
 
 /// A conflict's error, and where graphql-js reports it: the start of the selection set it
 /// was found in (its first selection), since the rule reports on entering a set, before
 /// the other rules visit what the set holds.
-pub type Found = (Pos, Located);
+pub type Found = super::document::Anchored;
 
 /// The type conflicts of the document's overlapping fields, in the order graphql-js
 /// reports them: selection sets in the order it meets them, within one the response keys

@@ -500,7 +500,7 @@ async fn run_query(
     // conflicting types (graphql-js's `OverlappingFieldsCanBeMergedRule`; async-graphql
     // checks fields of one parent only). Found, the document is validated, not run.
     let merge_conflicts: Vec<((usize, usize), Value)> = parsed
-        .type_conflicts(&gql.registry)
+        .type_conflicts(|doc| graphql::field_merge::type_conflicts(&gql.registry, doc))
         .iter()
         .map(|(set, (message, at))| ((set.line, set.column), validation_error(message, at)))
         .collect();
