@@ -113,6 +113,10 @@ impl Literals<'_> {
         for item in &set.items {
             match &item.node {
                 Selection::Field(field) => {
+                    let below = &field.node.selection_set.node;
+                    if field.node.arguments.is_empty() && below.items.is_empty() {
+                        continue; // a leaf without arguments: nothing to walk
+                    }
                     let name = field.node.name.node.as_str();
                     let Some(def) = js::field_def(self.registry, parent, name) else {
                         continue;
@@ -132,7 +136,6 @@ impl Literals<'_> {
                             }
                         }
                     }
-                    let below = &field.node.selection_set.node;
                     if !below.items.is_empty() {
                         self.selection(def.ty.base(), below, found, depth + 1);
                     }
