@@ -28,26 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-SCALARS='documentId title slug description content body views wordCount rating price featured
-  publishDate eventAt startTime kind metadata contactEmail createdAt updatedAt publishedAt locale'
-PAGE_INFO='pageInfo { page pageSize pageCount total }'
-FILE='documentId name alternativeText caption focalPoint width height formats hash ext mime size
-  url previewUrl provider provider_metadata createdAt updatedAt publishedAt'
-AUTHOR='documentId name email bio createdAt updatedAt publishedAt'
-declare -A QUERY=(
-  [plain]="{ articles_connection(pagination: {pageSize: 25}) { nodes { $SCALARS } $PAGE_INFO } }"
-  [wide]="{ articles_connection { nodes { $SCALARS
-  author { $AUTHOR }
-  category { documentId name slug createdAt updatedAt publishedAt }
-  tags { documentId name createdAt updatedAt publishedAt }
-  cover { $FILE }
-  seo { id metaTitle metaDescription shareImage { $FILE } social { id network url } }
-  blocks { __typename
-    ... on ComponentSharedRichText { id body }
-    ... on ComponentSharedQuote { id title body author { $AUTHOR } }
-    ... on ComponentSharedMedia { id file { $FILE } }
-    ... on ComponentSharedSlider { id files { $FILE } } } } $PAGE_INFO } }"
-)
+graphql_queries   # QUERY: the plain, filter and wide queries (bench/lib.sh)
 for k in plain wide; do
   python3 -c 'import json, sys; print(json.dumps({"query": " ".join(sys.argv[1].split())}))' \
     "${QUERY[$k]}" >"$DIR/body-$k.json"

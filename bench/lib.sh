@@ -70,3 +70,30 @@ restore_blog_mysql() {
   mysql -h 127.0.0.1 -uroot -e "CREATE DATABASE $1 CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
   mysql -h 127.0.0.1 -uroot "$1" < tests/fixtures/blog/mysql/strapi-mysql.sql
 }
+
+# The GraphQL form of the lab's three requests (bench/graphql.sh, bench/graphql_ab.sh):
+# QUERY[plain], QUERY[filter] and QUERY[wide], the `_connection` form with `pageInfo`.
+graphql_queries() {
+  local SCALARS PAGE_INFO FILE AUTHOR
+  SCALARS='documentId title slug description content body views wordCount rating price featured
+    publishDate eventAt startTime kind metadata contactEmail createdAt updatedAt publishedAt locale'
+  PAGE_INFO='pageInfo { page pageSize pageCount total }'
+  FILE='documentId name alternativeText caption focalPoint width height formats hash ext mime size
+    url previewUrl provider provider_metadata createdAt updatedAt publishedAt'
+  AUTHOR='documentId name email bio createdAt updatedAt publishedAt'
+  declare -gA QUERY=(
+    [plain]="{ articles_connection(pagination: {pageSize: 25}) { nodes { $SCALARS } $PAGE_INFO } }"
+    [filter]="{ articles_connection(filters: {title: {containsi: \"e\"}, category: {parent: {slug: {eq: \"technology\"}}}}) { nodes { $SCALARS } $PAGE_INFO } }"
+    [wide]="{ articles_connection { nodes { $SCALARS
+    author { $AUTHOR }
+    category { documentId name slug createdAt updatedAt publishedAt }
+    tags { documentId name createdAt updatedAt publishedAt }
+    cover { $FILE }
+    seo { id metaTitle metaDescription shareImage { $FILE } social { id network url } }
+    blocks { __typename
+      ... on ComponentSharedRichText { id body }
+      ... on ComponentSharedQuote { id title body author { $AUTHOR } }
+      ... on ComponentSharedMedia { id file { $FILE } }
+      ... on ComponentSharedSlider { id files { $FILE } } } } $PAGE_INFO } }"
+  )
+}
