@@ -71,17 +71,7 @@ graphql_queries   # QUERY: the GraphQL form of each (bench/lib.sh)
 KINDS="plain filter wide"
 lab_requests   # REQ: the REST form of each
 
-for k in $KINDS; do
-  python3 -c 'import json, sys; print(json.dumps({"query": " ".join(sys.argv[1].split())}))' \
-    "${QUERY[$k]}" >"$DIR/body-$k.json"
-  cat >"$DIR/$k.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local f = assert(io.open("$DIR/body-$k.json", "rb"))
-wrk.body = f:read("*a")
-f:close()
-LUA
-done
+graphql_bodies "$DIR" $KINDS   # DIR/body-K.json and DIR/K.lua
 
 # ------------------------------------------------------------------------ the database
 cp tests/fixtures/blog/strapi.db "$DIR/blog.db"

@@ -29,17 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 graphql_queries   # QUERY: the plain, filter and wide queries (bench/lib.sh)
-for k in plain wide; do
-  python3 -c 'import json, sys; print(json.dumps({"query": " ".join(sys.argv[1].split())}))' \
-    "${QUERY[$k]}" >"$DIR/body-$k.json"
-  cat >"$DIR/$k.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local f = assert(io.open("$DIR/body-$k.json", "rb"))
-wrk.body = f:read("*a")
-f:close()
-LUA
-done
+graphql_bodies "$DIR" plain wide   # DIR/body-K.json and DIR/K.lua
 cp tests/fixtures/blog/strapi.db "$DIR/blog.db"
 printf '[api.graphql]\nenabled = true\n' >"$DIR/strata.toml"
 

@@ -97,3 +97,21 @@ graphql_queries() {
       ... on ComponentSharedSlider { id files { $FILE } } } } $PAGE_INFO } }"
   )
 }
+
+# graphql_bodies DIR KIND...: for each QUERY kind (graphql_queries), DIR/body-KIND.json (the
+# POST body, the query's whitespace collapsed) and DIR/KIND.lua (a wrk script posting it).
+graphql_bodies() {
+  local dir=$1 k
+  shift
+  for k in "$@"; do
+    python3 -c 'import json, sys; print(json.dumps({"query": " ".join(sys.argv[1].split())}))' \
+      "${QUERY[$k]}" >"$dir/body-$k.json"
+    cat >"$dir/$k.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open("$dir/body-$k.json", "rb"))
+wrk.body = f:read("*a")
+f:close()
+LUA
+  done
+}
