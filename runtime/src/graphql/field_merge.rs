@@ -148,10 +148,7 @@ impl<'a> Check<'a> {
                 for b in &selected[i + 1..] {
                     if let Some((reason, mut at, more)) = self.conflict(false, a, b, 0) {
                         at.extend(more);
-                        let message = format!(
-                            "Fields \"{key}\" conflict because {}. Use different aliases on the fields to fetch both if this was intentional.",
-                            reason.message()
-                        );
+                        let message = reason.error_message(key);
                         let at = at.into_iter().map(|p| (p.line, p.column)).collect();
                         self.errors.push((anchor, (message, at)));
                     }

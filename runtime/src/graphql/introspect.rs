@@ -1590,13 +1590,7 @@ impl<'a> Validator<'a> {
                 }
                 if let Some((reason, mut locations, more)) = self.conflict(a, b) {
                     locations.extend(more);
-                    self.error(
-                        format!(
-                            "Fields \"{key}\" conflict because {}. Use different aliases on the fields to fetch both if this was intentional.",
-                            reason.message()
-                        ),
-                        locations,
-                    );
+                    self.error(reason.error_message(key), locations);
                 }
             }
         }
@@ -1693,7 +1687,15 @@ pub(super) enum Reason {
 }
 
 impl Reason {
-    pub(super) fn message(&self) -> String {
+    /// graphql-js's error for two fields of response key `key` that conflict so.
+    pub(super) fn error_message(&self, key: &str) -> String {
+        format!(
+            "Fields \"{key}\" conflict because {}. Use different aliases on the fields to fetch both if this was intentional.",
+            self.message()
+        )
+    }
+
+    fn message(&self) -> String {
         match self {
             Reason::Text(text) => text.clone(),
             Reason::Sub(reasons) => reasons

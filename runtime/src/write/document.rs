@@ -571,19 +571,25 @@ impl<'a> DocumentWrite<'a> {
         locale: Option<&str>,
     ) -> Result<(), WriteError> {
         let versions = self.existing_versions(document_id, input, locale)?;
-        let dp = self.schema.draft_and_publish;
-        let draft = versions
-            .iter()
-            .find(|v| v.locale.as_deref() == locale && (!dp || !v.published));
-        let Some(draft) = draft else {
+        let Some(draft) = self.draft_of(&versions, locale) else {
             return Ok(());
         };
         self.resolve_targets(self.schema, input, locale)?;
-        if !dp {
+        if !self.schema.draft_and_publish {
             self.check_unique(document_id, locale, input)?;
         }
-        self.update_components(self.schema, draft.id, &input.components, locale)?;
+        self.update_components(self.schema, draft, &input.components, locale)?;
         Ok(())
+    }
+
+    /// The row an update of `locale` writes among a document's `versions`: its draft (its
+    /// only row in a type without draft and publish); `None` for a new localization.
+    fn draft_of(&self, versions: &[Version], locale: Option<&str>) -> Option<i64> {
+        let dp = self.schema.draft_and_publish;
+        versions
+            .iter()
+            .find(|v| v.locale.as_deref() == locale && (!dp || !v.published))
+            .map(|v| v.id)
     }
 
     /// The non-localized media, components and zones of row `source`, as i18n's
@@ -813,14 +819,13 @@ impl<'a> DocumentWrite<'a> {
             None => None,
         };
         let dp = self.schema.draft_and_publish;
-        let mine: Vec<_> = versions
-            .iter()
-            .filter(|v| v.locale.as_deref() == locale)
-            .collect();
-        let draft = mine.iter().find(|v| !dp || !v.published).map(|v| v.id);
+        let draft = self.draft_of(&versions, locale);
         // The version's published row, which a publish replaces (read here, once: nothing
         // before the publish adds or removes a row of this document).
-        let published = mine.iter().find(|v| dp && v.published).map(|v| v.id);
+        let published = versions
+            .iter()
+            .find(|v| v.locale.as_deref() == locale && dp && v.published)
+            .map(|v| v.id);
         let written = match draft {
             None => {
                 // A new localization: Strapi validates its data as a creation's, which
