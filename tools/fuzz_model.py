@@ -3,7 +3,8 @@
 
 usage:
   python3 tools/fuzz_model.py --strata BIN [--schemas DIR] [--count N] [--seed S] [--docs N]
-                              [--oracle DIR] [--show]
+                              [--oracle DIR] [--show] [--graphql]
+                              [--writes [--bad S] [--log FILE]] [--backend sqlite|postgres|mysql]
 
 `--schemas` is a Strapi project's `src` folder (default: tests/fixtures/launchpad/src, the
 LaunchPad demo's schemas). The tool
@@ -20,14 +21,25 @@ LaunchPad demo's schemas). The tool
 `--graphql` sends random GraphQL queries instead, made from the schema Strapi's GraphQL
 plugin serves for the model (tools/gql_model_gen.py).
 
+`--writes` compares writes instead: both servers start from copies of one empty database
+and get the same random REST writes (`--docs` documents of each type, relations between
+them, other locales, drafts, some deleted, more written; `--bad S`: that share of scalar
+values wrong or at an edge); their answers are compared once documentIds are mapped and
+timestamps blanked, then their database tables. `--writes --graphql` sends each of those
+writes as the GraphQL mutation it stands for (`createX`, `updateX`, `deleteX`; `data` mostly
+as a variable, else inline), and compares the mutations' answers (`data`, errors' messages,
+paths and codes); see GraphqlDualWriter.
+
 `--backend postgres|mysql` runs both on the machine's server instead (127.0.0.1:5432 user
 postgres, 127.0.0.1:3306 root): Strapi on a new database, strata on a copy of it made once
 the tokens are in, both dropped at the end.
 """
 import argparse
+import http.client
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -255,34 +267,55 @@ class DualWriter(Writer):
         self.show = False  # --show: print a differing write's body and answers whole
         self.steps = 0
         self.log = None  # a file each write goes to, as strata got it (--log)
+        self.revive = None  # restarts Strapi where a write killed it (then answered "died")
+        self.deaths = 0
 
     def send(self, method, path, body):
-        a = self.one(self.port, method, path, body)
+        def made(answer, port):
+            status, body = answer
+            if method in ("POST", "PUT") and status in (200, 201) and isinstance(body, dict):
+                return (body.get("data") or {}).get("documentId")
+            return None
+        return self.both(method, path, body, made, lambda body: body)
+
+    def both(self, method, path, body, made, compared):
+        """Sends one request to Strapi, and to strata with Strapi's documentIds turned into
+        strata's; learns the documentId `made(answer, port)` names for both servers (a new
+        document: a POST, or a single type's first PUT) and records a difference between
+        `compared(body)` of both answers. Returns Strapi's answer."""
+        try:
+            a = self.one(self.port, method, path, body)
+        except (OSError, http.client.HTTPException):
+            # Node exits on some unhandled database errors (a NUL byte in a unique string's
+            # lookup on PostgreSQL): counted as an answer of its own, Strapi started again.
+            if not self.revive:
+                raise
+            self.deaths += 1
+            self.revive()
+            a = ("died", None)
         theirs = json.dumps(body)
         for mine, other in self.docs.items():
             theirs = theirs.replace(mine, other)
-            path_b = path.replace(mine, other) if mine in path else None
-            if path_b:
-                path = path_b
         strata_path, strata_body = self.to_strata_path(path), json.loads(theirs)
         b = self.one(self.strata_port, method, strata_path, strata_body)
+        mine, other = made(a, self.port), made(b, self.strata_port)
         if self.log:
-            made = (b[1].get("data") or {}).get("documentId") if isinstance(b[1], dict) else None
             self.log.write(json.dumps({"method": method, "path": strata_path, "body": strata_body,
-                                       "strapi": a[0], "strata": b[0], "made": made}) + "\n")
-        # A new document (a POST, or a single type's first PUT): strata's id for Strapi's.
-        if method in ("POST", "PUT") and a[0] in (200, 201) and b[0] == a[0]:
-            mine, other = a[1]["data"].get("documentId"), b[1]["data"].get("documentId")
-            if mine and other and mine not in self.docs:
-                self.docs[mine] = other
+                                       "strapi": a[0], "strata": b[0], "made": other}) + "\n")
+        if a[0] == b[0] and mine and other and mine not in self.docs:
+            self.docs[mine] = other
         self.steps += 1
         back = {v: k for k, v in self.docs.items()}
-        d = fr.first_difference(blank(a[1], {}), blank(b[1], back)) if a[0] == b[0] else f"status {a[0]} vs {b[0]}"
+        d = (fr.first_difference(blank(compared(a[1]), {}), blank(compared(b[1]), back)) if a[0] == b[0]
+             else f"status {a[0]} vs {b[0]}")
         if d:
             cut = None if self.show else 300
-            self.differing.append(f"{method} {path} {json.dumps(body)[:cut]}\n    {d}\n    strapi: "
+            self.differing.append(f"{self.describe(method, path, body, cut)}\n    {d}\n    strapi: "
                                   f"{json.dumps(a[1])[:cut and 600]}\n    strata: {json.dumps(b[1])[:cut and 600]}")
         return a
+
+    def describe(self, method, path, body, cut):
+        return f"{method} {path} {json.dumps(body)[:cut]}"
 
     def to_strata_path(self, path):
         for mine, other in self.docs.items():
@@ -298,6 +331,193 @@ class DualWriter(Writer):
             for doc in self.r.sample(self.ids[uid], min(n, len(self.ids[uid]))):
                 self.send("DELETE", f"/api/{plural}/{doc}", None)
                 self.ids[uid].remove(doc)
+
+
+class GraphqlDualWriter(DualWriter):
+    """`--writes --graphql`: DualWriter's writes, each sent to both servers as the GraphQL
+    mutation it stands for: a POST as `createX(data:, status:, locale:)`, a PUT as
+    `updateX(documentId:, data:, status:, locale:)` (a single type's without documentId),
+    a DELETE as `deleteX(documentId:, locale:)`; `status` and `locale` those of the path
+    (now and then another one), `data` mostly a variable (`$data: XInput!`), else an inline
+    literal. The REST data becomes GraphQL input by the introspected input types:
+    enumerations by their GraphQL names, a zone item's `__component` as `__typename` (the
+    component's GraphQL type), keys the input type lacks dropped unless `bad` is set.
+    The answer compared is the mutation's `data`, and each error's message, path and
+    `extensions.code`. A document written whose answer is null (a draft lacking a required
+    field: `Cannot return null for non-nullable field`) is found through REST (`newest`) to
+    map its documentId."""
+
+    NAME = re.compile(r"[_A-Za-z][_0-9A-Za-z]*$")
+
+    def __init__(self, model, ports, auth, rnd, schema):
+        super().__init__(model, ports, auth, rnd)
+        self.s = schema
+        # GraphQL's names of types, by their letters and digits in lower case ("blog-page",
+        # "BlogPage": "blogpage"), for the names of content types and components.
+        self.type_names = {squeeze(n): n for n in schema.types}
+        self.answers = gql.GqlModelGen(schema, rnd, full=True)
+        self.mutations = {f["name"]: f for f in schema.types["Mutation"]["fields"]}
+        self.by_path = {}  # a REST path's name -> the type's uid
+        for uid, t in model.types.items():
+            self.by_path[t["info"]["pluralName" if t["kind"] == "collectionType" else "singularName"]] = uid
+        self.variables = 0  # how many mutations took `data` as a variable, and inline
+        self.inline = 0
+
+    # ------------------------------------------------------------------ REST -> GraphQL
+
+    def send(self, method, path, body):
+        url = urllib.parse.urlsplit(path)
+        parts = url.path.split("/")  # ["", "api", name, documentId?]
+        uid = self.by_path[parts[2]]
+        params = dict(urllib.parse.parse_qsl(url.query))
+        field, query, variables, locale = self.mutation(method, uid, parts[3] if len(parts) > 3 else None,
+                                                        params, (body or {}).get("data"))
+        request = {"query": query, **({"variables": variables} if variables is not None else {})}
+
+        def made(answer, port):
+            status, body = answer
+            if method == "DELETE" or status != 200 or not isinstance(body, dict):
+                return None
+            doc = ((body.get("data") or {}).get(field) or {}).get("documentId")
+            errors = [e.get("message", "") for e in body.get("errors") or []]
+            if not doc and errors and all(m.startswith("Cannot return null for non-nullable field") for m in errors):
+                # Written, but the answer is null: a draft without a required (non-null) field.
+                return self.newest(port, uid, locale) if method == "POST" or len(parts) == 3 else None
+            return doc
+        status, answer = self.both("POST", "/graphql", request, made, self.compared)
+        # What fill() expects of a REST answer.
+        result = ((answer.get("data") or {}).get(field)) if isinstance(answer, dict) else None
+        if result is None:
+            return (400 if status == 200 else status), answer
+        return (201 if method == "POST" else 200), {"data": result}
+
+    def mutation(self, method, uid, doc, params, data):
+        """The mutation field's name, the query, its variables (None: none) and the locale
+        it names (None: none)."""
+        r = self.r
+        name = self.type_names[squeeze(self.m.types[uid]["info"]["singularName"])]
+        field = {"POST": "create", "PUT": "update", "DELETE": "delete"}[method] + name
+        declared = {a["name"]: a["type"] for a in self.mutations[field]["args"]}
+        args = []
+        if doc and "documentId" in declared:
+            args.append(f"documentId: {json.dumps(doc)}")
+        status = params.get("status")
+        if "status" in declared and method != "DELETE" and not status and r.random() < 0.15:
+            status = r.choice(["draft", "published"])
+        if status and "status" in declared:
+            args.append(f"status: {status.upper()}")
+        locale = params.get("locale")
+        if "locale" in declared and not locale and r.random() < 0.1:
+            locale = r.choice(["en", "fr"])
+        if locale and "locale" in declared:
+            args.append(f"locale: {json.dumps(locale)}")
+        head, variables = "mutation", None
+        if data is not None and "data" in declared:
+            input_name = gql.named(declared["data"])[0]
+            value = self.to_input(data, input_name, self.m.types[uid]["attributes"])
+            if r.random() < 0.75:
+                head, variables = f"mutation Write($data: {input_name}!)", {"data": value}
+                args.append("data: $data")
+                self.variables += 1
+            else:
+                args.append(f"data: {self.literal(value, input_name)}")
+                self.inline += 1
+        selection = "documentId" if method == "DELETE" else self.answers.selection(name, 0)
+        return field, f"{head} {{ {field}({', '.join(args)}) {{ {selection} }} }}", variables, locale
+
+    def newest(self, port, uid, locale):
+        """The documentId of the newest document of type `uid` in `locale` (None: the
+        default), read through REST."""
+        t = self.m.types[uid]
+        query = "status=draft&fields[0]=documentId"
+        if locale and t.get("pluginOptions", {}).get("i18n", {}).get("localized"):
+            query += f"&locale={locale}"
+        if t["kind"] == "singleType":
+            _, body = fr.get(port, fr.encode(f"/api/{t['info']['singularName']}?{query}"), self.auth)
+            return ((body or {}).get("data") or {}).get("documentId")
+        _, body = fr.get(port, fr.encode(f"/api/{t['info']['pluralName']}?{query}&sort[0]=id:desc"
+                                         "&pagination[pageSize]=1"), self.auth)
+        return next((e.get("documentId") for e in (body or {}).get("data") or []), None)
+
+    def to_input(self, value, input_name, attributes):
+        """REST data `value` as the value of GraphQL input type `input_name`, whose
+        attributes (a content type's or a component's) are `attributes`."""
+        t = self.s.types.get(input_name)
+        if not isinstance(value, dict) or not t or t["kind"] != "INPUT_OBJECT":
+            return value
+        fields = {f["name"]: f["type"] for f in t["inputFields"]}
+        out = {}
+        for k, v in value.items():
+            a = attributes.get(k) or {}
+            if k not in fields:
+                if self.bad:
+                    out[k] = v
+                continue
+            name, kind, _ = gql.named(fields[k])
+            if kind == "ENUM" and a.get("enum"):
+                names = [e["name"] for e in self.s.types[name]["enumValues"]]
+                if len(names) == len(a["enum"]) and v in a["enum"]:
+                    v = names[a["enum"].index(v)]
+            elif kind == "INPUT_OBJECT" and a.get("type") == "component":
+                comp = self.m.components[a["component"]]["attributes"]
+                v = ([self.to_input(x, name, comp) for x in v] if isinstance(v, list)
+                     else self.to_input(v, name, comp))
+            elif a.get("type") == "dynamiczone" and isinstance(v, list):
+                v = [self.zone_item(x) for x in v]
+            out[k] = v
+        return out
+
+    def zone_item(self, item):
+        """A zone item's `__component` as `__typename`, in its place (left as it is now and
+        then when bad values are on)."""
+        if not isinstance(item, dict) or "__component" not in item or (self.bad and self.r.random() < 0.1):
+            return item
+        typename = self.type_names.get(squeeze("component" + item["__component"]), item["__component"])
+        return {("__typename" if k == "__component" else k): (typename if k == "__component" else v)
+                for k, v in item.items()}
+
+    def literal(self, v, type_name):
+        """`v` as a GraphQL literal of the named input type `type_name` (None: a scalar's
+        inside, where every string is quoted)."""
+        t = self.s.types.get(type_name) if type_name else None
+        if v is None:
+            return "null"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return json.dumps(v)
+        if isinstance(v, str):
+            if t and t["kind"] == "ENUM" and self.NAME.match(v) and v not in ("true", "false", "null"):
+                return v
+            return json.dumps(v, ensure_ascii=False)
+        if isinstance(v, list):
+            return "[" + ", ".join(self.literal(x, type_name) for x in v) + "]"
+        fields = ({f["name"]: gql.named(f["type"])[0] for f in t["inputFields"]}
+                  if t and t["kind"] == "INPUT_OBJECT" else {})
+        return "{" + ", ".join(f"{k}: {self.literal(x, fields.get(k))}" for k, x in v.items()) + "}"
+
+    # ------------------------------------------------------------------ answers
+
+    @staticmethod
+    def compared(body):
+        """What of a GraphQL answer is compared: `data`, and each error's message, path and code."""
+        if not isinstance(body, dict):
+            return body
+        out = {"data": body.get("data")}
+        if "errors" in body:
+            out["errors"] = [{"message": e.get("message"), "path": e.get("path"),
+                              "code": (e.get("extensions") or {}).get("code")} for e in body["errors"]]
+        return out
+
+    def describe(self, method, path, body, cut):
+        text = body["query"] + ("\n    variables: " + json.dumps(body["variables"], ensure_ascii=False)
+                                if "variables" in body else "")
+        return text[:cut and 3 * cut]
+
+
+def squeeze(name):
+    """`name`'s letters and digits in lower case."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
 TIMESTAMPS = {"createdAt", "updatedAt", "publishedAt", "created_at", "updated_at", "published_at"}
@@ -651,10 +871,17 @@ def copy_database(src, dst):
     return dst
 
 
-def compare_writes(args, model, databases, work, auth, rnd):
-    """The `--writes` run: both servers from the same empty database, the same writes."""
+def compare_writes(args, model, databases, work, auth, rnd, strapi):
+    """The `--writes` run: both servers from the same empty database, the same writes
+    (`--graphql`: as GraphQL mutations)."""
     url = databases.copy(keep_as=args.log and args.log + ".db")
-    w = DualWriter(model, (args.strapi_port, args.strata_port), auth, rnd)
+    ports = (args.strapi_port, args.strata_port)
+    if args.graphql:
+        schema = gql.Schema(fr.post_graphql(args.strapi_port, gql.INTROSPECTION, auth)[1])
+        w = GraphqlDualWriter(model, ports, auth, rnd, schema)
+    else:
+        w = DualWriter(model, ports, auth, rnd)
+    w.revive = strapi.start
     w.bad = args.bad
     w.show = args.show
     if args.log:
@@ -667,6 +894,10 @@ def compare_writes(args, model, databases, work, auth, rnd):
         w.fill(max(1, args.docs // 2))
         for d in w.differing:
             print(d, flush=True)
+        if args.graphql:
+            print(f"data as a variable {w.variables} times, inline {w.inline} times", flush=True)
+        if w.deaths:
+            print(f"Strapi died {w.deaths} times (started again)", flush=True)
         print(f"{len(w.differing)} of {w.steps} writes answered otherwise", flush=True)
     finally:
         strata.stop()
@@ -690,7 +921,8 @@ def main():
     ap.add_argument("--oracle", default="/work/oracle")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--graphql", action="store_true",
-                    help="random GraphQL queries (tools/gql_model_gen.py) instead of REST reads")
+                    help="random GraphQL queries (tools/gql_model_gen.py) instead of REST reads; "
+                    "with --writes: the writes as GraphQL mutations")
     ap.add_argument("--writes", action="store_true",
                     help="compare writes instead: every write goes to both servers, each on its own copy")
     ap.add_argument("--bad", type=float, default=0.0,
@@ -727,7 +959,7 @@ def main():
             "INSERT INTO i18n_locale (document_id, name, code, created_at, updated_at, published_at) "
             f"VALUES ('fuzzlocalefr00000000000a', 'French (fr)', 'fr', {now}, {now}, {now})"])
         if args.writes:
-            return compare_writes(args, model, databases, work, auth, rnd)
+            return compare_writes(args, model, databases, work, auth, rnd, strapi)
         made = Writer(model, args.strapi_port, auth, rnd).fill(args.docs)
         print(f"{made} documents written through Strapi", flush=True)
         url = databases.copy(keep_as=args.keep)

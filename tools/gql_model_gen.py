@@ -8,6 +8,12 @@ asks a union (a dynamic zone) for each of its members with `... on`; the argumen
 the field declares (`filters` from its `…FiltersInput`, `sort`, `pagination`, `status`,
 `locale`). Filter values are the values the same content holds (read through GraphQL first),
 now and then cut short or changed in case.
+
+`GqlModelGen(schema, rnd, full=True)` makes the selection of a mutation's answer instead
+(tools/fuzz_model.py's `--writes --graphql`): every scalar, every component and zone member
+three levels deep, an entity below the root (a relation, media) by its documentId only (not
+one of a non-null field: required media, which a write may leave out), no arguments and no
+`_connection` fields.
 """
 import json
 
@@ -76,9 +82,11 @@ def literal(kind, v):
 
 
 class GqlModelGen:
-    def __init__(self, schema, rnd):
+    def __init__(self, schema, rnd, full=False):
         self.s, self.r = schema, rnd
         self.values = {}
+        self.full = full
+        self.depth = 3 if full else 2  # the depth below which object fields are followed
 
     # ------------------------------------------------------------------ values
 
@@ -153,6 +161,8 @@ class GqlModelGen:
         return "[" + ", ".join(json.dumps(k) for k in keys) + "]"
 
     def args(self, field, node, root):
+        if self.full:
+            return ""
         r = self.r
         out = []
         for a in field["args"]:
@@ -182,6 +192,14 @@ class GqlModelGen:
         was selected with another type, and an object field when it was selected at all."""
         r, t = self.r, self.s.types[node]
         fields = t["fields"] or []
+        if self.full:
+            if depth > 0 and self.is_entity(node):
+                return "documentId"
+            # A non-null entity (required media, which a write may leave out) would null the
+            # whole answer.
+            fields = [f for f in fields if not named(f["type"])[0].endswith("RelationResponseCollection")
+                      and not (f["type"]["kind"] == "NON_NULL" and f["type"]["ofType"]["kind"] == "OBJECT"
+                               and self.is_entity(named(f["type"])[0]))]
         if taken is not None:
             def mergeable(f):
                 shape = json.dumps(f["type"], sort_keys=True)
@@ -196,18 +214,22 @@ class GqlModelGen:
         parts = ["documentId"] if "documentId" in scalars else []
         rest = [s for s in scalars if s not in parts]
         if rest:
-            parts += r.sample(rest, r.randint(1, min(4, len(rest))))
+            parts += rest if self.full else r.sample(rest, r.randint(1, min(4, len(rest))))
         objects = [f for f in fields if named(f["type"])[1] in ("OBJECT", "UNION")]
-        if depth < 2 and objects:
-            for f in r.sample(objects, r.randint(0, min(3, len(objects)))):
+        if depth < self.depth and objects:
+            for f in objects if self.full else r.sample(objects, r.randint(0, min(3, len(objects)))):
                 parts.append(self.object_field(f, depth))
         return " ".join(parts) or "__typename"
+
+    def is_entity(self, node):
+        """Whether object type `node` is a document (a content type, media): has a documentId."""
+        return any(f["name"] == "documentId" for f in self.s.types[node]["fields"] or [])
 
     def object_field(self, f, depth):
         name, kind, _ = named(f["type"])
         if kind == "UNION":
             members = [p["name"] for p in self.s.types[name]["possibleTypes"]]
-            taken = {} if self.r.random() < 0.9 else None
+            taken = {} if self.full or self.r.random() < 0.9 else None
             ons = " ".join(f"... on {m} {{ {self.selection(m, depth + 1, taken)} }}" for m in members)
             return f"{f['name']} {{ __typename {ons} }}"
         if name.endswith("RelationResponseCollection"):
