@@ -124,8 +124,19 @@ pub struct Rows<'a> {
     changes: std::cell::Cell<u64>,
     /// How many component rows [`Rows::copy_component`] and its kin have copied.
     copied_rows: std::cell::Cell<u64>,
+    /// The steps of work that ran beside others in lists made side by side: what those
+    /// lists' work counted beyond the time they took ([`Rows::in_strapi_order_from`]).
+    overlapped: std::cell::Cell<u64>,
     /// How side-by-side work is timed now ([`Timing`]).
     timing: std::cell::Cell<Timing>,
+}
+
+/// Where the work of a [`Rows`] stood at one moment ([`Rows::work_mark`]).
+#[derive(Clone, Copy, Debug)]
+struct WorkMark {
+    changes: u64,
+    copied: u64,
+    overlapped: u64,
 }
 
 /// How Strapi times the items it makes side by side ([`Rows::in_strapi_order`]), which
@@ -272,6 +283,7 @@ impl<'a> Rows<'a> {
             cascades: Cascades::none(),
             changes: std::cell::Cell::new(0),
             copied_rows: std::cell::Cell::new(0),
+            overlapped: std::cell::Cell::new(0),
             timing: std::cell::Cell::new(Timing::InTransaction),
         }
     }
@@ -285,13 +297,23 @@ impl<'a> Rows<'a> {
         out
     }
 
-    /// The steps of work done since `changes` statements and `copied` copied rows
-    /// ([`Timing`]).
-    fn work_since(&self, changes: u64, copied: u64) -> u64 {
-        match self.timing.get() {
-            Timing::InTransaction => self.changes() - changes,
-            Timing::OwnTransactions => 2 * (self.copied_rows.get() - copied),
+    /// Where the work stands now, to measure the time taken since ([`Rows::work_since`]).
+    fn work_mark(&self) -> WorkMark {
+        WorkMark {
+            changes: self.changes(),
+            copied: self.copied_rows.get(),
+            overlapped: self.overlapped.get(),
         }
+    }
+
+    /// The steps of time the work done since `mark` took ([`Timing`]): its steps, less
+    /// those that ran beside others in lists made side by side.
+    fn work_since(&self, mark: WorkMark) -> u64 {
+        let steps = match self.timing.get() {
+            Timing::InTransaction => self.changes() - mark.changes,
+            Timing::OwnTransactions => 2 * (self.copied_rows.get() - mark.copied),
+        };
+        steps.saturating_sub(self.overlapped.get() - mark.overlapped)
     }
 
     /// How many changing statements (inserts, updates, deletes) these operations have sent
@@ -639,6 +661,27 @@ impl<'a> Rows<'a> {
             ))
         })?;
         Ok(in_attribute_order(schema, rows, |c| (&c.field, c.order)))
+    }
+
+    /// The `_cmps` rows of an entity ([`Rows::components_of`]) whose component the model
+    /// knows and whose row exists, each with its component's schema: what Strapi's
+    /// populate loads. A `_cmps` row may point at nothing (Strapi leaves those behind
+    /// when a dynamic zone is emptied: `relations::write_components`); a read of the
+    /// entry leaves it out, so its validation, its copies and its comparisons do too.
+    pub fn present_components_of(
+        &self,
+        schema: &Schema,
+        entity: i64,
+    ) -> Result<Vec<(&'a Schema, ComponentLink)>, StoreError> {
+        let mut out = Vec::new();
+        for link in self.components_of(schema, entity)? {
+            if let Some(cs) = self.model.by_uid(&link.component_type)
+                && self.row_exists(cs, link.cmp_id)?
+            {
+                out.push((cs, link));
+            }
+        }
+        Ok(out)
     }
 
     /// Inserts a `_cmps` row.
@@ -1320,15 +1363,8 @@ impl<'a> Rows<'a> {
         // What is copied, attribute by attribute; then each attribute's items are copied
         // side by side, as a create makes them (`Rows::in_strapi_order`).
         let mut kept: Vec<(ComponentLink, &Schema)> = Vec::new();
-        for c in self.components_of(schema, id)? {
-            let Some(cs) = self.model.by_uid(&c.component_type) else {
-                continue;
-            };
-            // A `_cmps` row may point at nothing (Strapi leaves those behind when a zone
-            // is emptied): there is nothing to copy.
-            if !self.row_exists(cs, c.cmp_id)? {
-                continue;
-            }
+        // A `_cmps` row that points at nothing has nothing to copy.
+        for (cs, c) in self.present_components_of(schema, id)? {
             // A zone item of a component the zone does not list is stored (Strapi does not
             // check) but not read back, so a copy leaves it out (`cmp-invalid`).
             if let Some(AttributeKind::DynamicZone(z)) = schema.attribute(&c.field).map(|a| &a.kind)
@@ -1403,7 +1439,11 @@ impl<'a> Rows<'a> {
     /// attachment one statement after the one before; the work is done in that order,
     /// items in list order at a tie. So a list `[panel, step holding a panel]` stores the
     /// first panel before the inner one, and `[step holding a panel, panel]` the inner
-    /// one first. Returns the rows' ids in list order.
+    /// one first. What an item's row waits for is the time its components took, not
+    /// their number: a list of them is made side by side too, so an item holding two
+    /// components in a list waits as long as one holding one, and less than one holding
+    /// a chain of two (`edge-zone-items-side-by-side`). Returns the rows' ids in list
+    /// order.
     pub fn in_strapi_order<'x, I, N, E>(
         &self,
         items: &'x [I],
@@ -1439,6 +1479,9 @@ impl<'a> Rows<'a> {
         const NESTED: u8 = 0;
         const ROW: u8 = 1;
         const ATTACH: u8 = 2;
+        let mark = self.work_mark();
+        // When the last item's work ends: the time the whole list takes.
+        let mut end = 0;
         // (time, item, step)
         let mut due: std::collections::BTreeSet<(u64, usize, u8)> = (0..items.len())
             .map(|i| (starts.get(i).copied().unwrap_or(0), i, NESTED))
@@ -1450,15 +1493,17 @@ impl<'a> Rows<'a> {
         while let Some((time, i, step)) = due.pop_first() {
             match step {
                 NESTED => {
-                    let (changes, copied) = (self.changes(), self.copied_rows.get());
+                    let before = self.work_mark();
                     made[i] = Some(nested(&items[i])?);
-                    due.insert((time + self.work_since(changes, copied), i, ROW));
+                    due.insert((time + self.work_since(before), i, ROW));
                 }
                 ROW => {
                     let Some(parts) = made[i].take() else {
                         continue;
                     };
+                    let before = self.work_mark();
                     let (id, attachments) = row(&items[i], parts)?;
+                    end = Ord::max(end, time + self.work_since(before));
                     ids[i] = id;
                     pending[i] = attachments.into();
                     if !pending[i].is_empty() {
@@ -1472,15 +1517,21 @@ impl<'a> Rows<'a> {
                         Timing::InTransaction => waiting.min(1),
                         Timing::OwnTransactions => waiting,
                     };
+                    let before = self.work_mark();
                     for attach in pending[i].drain(..at_once) {
                         attach()?;
                     }
+                    end = Ord::max(end, time + self.work_since(before));
                     if !pending[i].is_empty() {
                         due.insert((time + 1, i, ATTACH));
                     }
                 }
             }
         }
+        // The list took `end` steps of time for the steps its items' work counted.
+        let steps = self.work_since(mark);
+        self.overlapped
+            .set(self.overlapped.get() + steps.saturating_sub(end));
         Ok(ids)
     }
 

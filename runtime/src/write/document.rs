@@ -990,14 +990,11 @@ impl<'a> DocumentWrite<'a> {
         if attrs.is_empty() {
             return Ok(shared);
         }
-        let links = self.rows.components_of(self.schema, id)?;
+        let links = self.present_links(self.schema, id)?;
         for a in attrs {
             let mut list = Vec::new();
             let mut values = Vec::new();
             for (cs, l) in self.listed_instances(a, &links) {
-                if !self.rows.row_exists(cs, l.cmp_id)? {
-                    continue;
-                }
                 list.push((cs.id, l.cmp_id));
                 values.push(self.component_content(cs, l.cmp_id)?);
             }
@@ -1005,6 +1002,13 @@ impl<'a> DocumentWrite<'a> {
             shared.content.push(Value::Array(values));
         }
         Ok(shared)
+    }
+
+    /// The `_cmps` links of row `id` of `schema` whose component row exists
+    /// ([`Rows::present_components_of`]): the components a read of the row shows.
+    fn present_links(&self, schema: &Schema, id: i64) -> Result<Vec<ComponentLink>, WriteError> {
+        let present = self.rows.present_components_of(schema, id)?;
+        Ok(present.into_iter().map(|(_, link)| link).collect())
     }
 
     /// The links among `links` (a row's `_cmps` links) that fill component or zone
@@ -1051,13 +1055,9 @@ impl<'a> DocumentWrite<'a> {
                 }
             }
         }
-        for l in self.rows.components_of(cs, id)? {
-            if let Some(nested) = self.model.by_uid(&l.component_type)
-                && self.rows.row_exists(nested, l.cmp_id)?
-            {
-                let value = self.component_content(nested, l.cmp_id)?;
-                push_to(&mut o, &l.field, value);
-            }
+        for (nested, l) in self.rows.present_components_of(cs, id)? {
+            let value = self.component_content(nested, l.cmp_id)?;
+            push_to(&mut o, &l.field, value);
         }
         Ok(Value::Object(o))
     }
@@ -2970,7 +2970,7 @@ impl<'a> DocumentWrite<'a> {
         if attrs.is_empty() {
             return Ok(Vec::new());
         }
-        let links = self.rows.components_of(self.schema, entity)?;
+        let links = self.present_links(self.schema, entity)?;
         let mut out = Vec::new();
         for a in attrs {
             let mut items = Vec::new();
@@ -3072,7 +3072,7 @@ impl<'a> DocumentWrite<'a> {
         if checked.is_empty() {
             return Ok(());
         }
-        let links = self.rows.components_of(schema, entity)?;
+        let links = self.present_links(schema, entity)?;
         for a in checked {
             let repeatable = !matches!(&a.kind, AttributeKind::Component(c) if !c.repeatable);
             let items: Vec<&ComponentLink> = links.iter().filter(|l| l.field == a.name).collect();
@@ -3163,7 +3163,7 @@ impl<'a> DocumentWrite<'a> {
             return Ok(Value::Object(o));
         }
         let files = self.rows.media_of(cs, id)?;
-        let nested = self.rows.components_of(cs, id)?;
+        let nested = self.present_links(cs, id)?;
         for a in parts() {
             let value = match &a.kind {
                 AttributeKind::Scalar(_) => continue,
