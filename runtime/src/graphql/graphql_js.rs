@@ -623,11 +623,16 @@ pub fn depth_limit_throws(doc: &ExecutableDocument, max: usize) -> bool {
 /// specification's scalars, the plugin's `Date`, `DateTime` and `Time`
 /// ([`super::scalars`]), and the schema's enums and input objects are checked; its other
 /// scalars (`JSON`, `Long`, a zone's input) accept what they are given here.
+///
+/// The variables are left as graphql-js's coercion leaves them where it changes one: a
+/// whole number written as a float (`1000.0`, `1e3`) is an `Int` (JavaScript has one
+/// number type, so `Number.isInteger` takes it).
 pub fn variable_errors(
     reg: &Registry,
+    view: &super::view::View,
     doc: &ExecutableDocument,
     operation_name: Option<&str>,
-    variables: &Value,
+    variables: &mut Value,
 ) -> Vec<Value> {
     let Some(op) = super::document::selected_operation(doc, operation_name) else {
         return Vec::new();
@@ -644,7 +649,7 @@ pub fn variable_errors(
                 "extensions": {"code": "BAD_USER_INPUT"},
             }));
         };
-        let given = variables.get(name);
+        let given = variables.get_mut(name);
         match (given, &ty) {
             (None, _) if definition.node.default_value.is_some() => {}
             (None, Ty::NonNull(_)) => error(format!(
@@ -658,7 +663,8 @@ pub fn variable_errors(
             (None | Some(Value::Null), _) => {}
             (Some(value), _) => {
                 let mut found = Vec::new();
-                coerce(reg, &ty, value, &mut Vec::new(), &mut found);
+                let types = InputTypes { reg, view };
+                types.coerce(&ty, value, &mut Vec::new(), &mut found);
                 for (path, invalid, message) in found {
                     let at = if path.is_empty() {
                         String::new()
@@ -676,141 +682,194 @@ pub fn variable_errors(
     errors
 }
 
-/// graphql-js's `coerceInputValue`, collecting (path, invalid value, message).
-fn coerce(
-    reg: &Registry,
-    ty: &Ty,
-    value: &Value,
-    path: &mut Vec<String>,
-    found: &mut Vec<(String, Value, String)>,
-) {
-    match ty {
-        Ty::NonNull(inner) => {
-            if value.is_null() {
-                report(
-                    found,
-                    path,
-                    value,
-                    format!(
-                        "Expected non-nullable type \"{}\" not to be null.",
-                        type_text(ty)
-                    ),
-                );
-            } else {
-                coerce(reg, inner, value, path, found);
-            }
-        }
-        _ if value.is_null() => {}
-        Ty::List(inner) => match value {
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    path.push(format!("[{i}]"));
-                    coerce(reg, inner, item, path, found);
-                    path.pop();
-                }
-            }
-            single => coerce(reg, inner, single, path, found),
-        },
-        Ty::Named(name) => {
-            if let Some(fields) = input_fields(reg, name) {
-                let Value::Object(object) = value else {
+/// What a variable's value is coerced against: the schema's types, and the content model
+/// behind them (a dynamic zone's input scalar and its members).
+struct InputTypes<'a> {
+    reg: &'a Registry,
+    view: &'a super::view::View,
+}
+
+impl InputTypes<'_> {
+    /// graphql-js's `coerceInputValue`, collecting (path, invalid value, message); a whole
+    /// float given for an `Int` becomes the integer.
+    fn coerce(
+        &self,
+        ty: &Ty,
+        value: &mut Value,
+        path: &mut Vec<String>,
+        found: &mut Vec<(String, Value, String)>,
+    ) {
+        let reg = self.reg;
+        match ty {
+            Ty::NonNull(inner) => {
+                if value.is_null() {
                     report(
                         found,
                         path,
                         value,
-                        format!("Expected type \"{name}\" to be an object."),
-                    );
-                    return;
-                };
-                for field in fields {
-                    match object.get(&field.name) {
-                        None if field.default.is_none() && matches!(field.ty, Ty::NonNull(_)) => {
-                            report(
-                                found,
-                                path,
-                                value,
-                                format!(
-                                    "Field \"{}\" of required type \"{}\" was not provided.",
-                                    field.name,
-                                    type_text(&field.ty)
-                                ),
-                            );
-                        }
-                        None => {}
-                        Some(inner) => {
-                            path.push(format!(".{}", field.name));
-                            coerce(reg, &field.ty, inner, path, found);
-                            path.pop();
-                        }
-                    }
-                }
-                for key in object.keys() {
-                    if !fields.iter().any(|f| &f.name == key) {
-                        let names = fields.iter().map(|f| f.name.as_str());
-                        let hint = did_you_mean(None, &suggestion_list(key, names));
-                        found.push((
-                            path.concat(),
-                            value.clone(),
-                            format!("Field \"{key}\" is not defined by type \"{name}\".{hint}"),
-                        ));
-                    }
-                }
-                return;
-            }
-            if let Some(values) = enum_values(reg, name) {
-                let message = match value {
-                    Value::String(s) if values.contains(s) => return,
-                    Value::String(s) => format!(
-                        "Value \"{s}\" does not exist in \"{name}\" enum.{}",
-                        enum_hint(values, s)
-                    ),
-                    other => {
-                        let text = inspect(other, 0);
                         format!(
-                            "Enum \"{name}\" cannot represent non-string value: {text}.{}",
-                            enum_hint(values, &text)
-                        )
+                            "Expected non-nullable type \"{}\" not to be null.",
+                            type_text(ty)
+                        ),
+                    );
+                } else {
+                    self.coerce(inner, value, path, found);
+                }
+            }
+            _ if value.is_null() => {}
+            Ty::List(inner) => match value {
+                Value::Array(items) => {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        path.push(format!("[{i}]"));
+                        self.coerce(inner, item, path, found);
+                        path.pop();
                     }
+                }
+                single => self.coerce(inner, single, path, found),
+            },
+            Ty::Named(name) => {
+                if let Some(fields) = input_fields(reg, name) {
+                    let Value::Object(object) = value else {
+                        report(
+                            found,
+                            path,
+                            value,
+                            format!("Expected type \"{name}\" to be an object."),
+                        );
+                        return;
+                    };
+                    // The object's own errors show it whole, as it is once its fields are
+                    // coerced: filled in after the walk (`mine`), in graphql-js's order.
+                    let mut mine = Vec::new();
+                    for field in fields {
+                        match object.get_mut(&field.name) {
+                            None if field.default.is_none()
+                                && matches!(field.ty, Ty::NonNull(_)) =>
+                            {
+                                mine.push(found.len());
+                                report(
+                                    found,
+                                    path,
+                                    &Value::Null,
+                                    format!(
+                                        "Field \"{}\" of required type \"{}\" was not provided.",
+                                        field.name,
+                                        type_text(&field.ty)
+                                    ),
+                                );
+                            }
+                            None => {}
+                            Some(inner) => {
+                                path.push(format!(".{}", field.name));
+                                self.coerce(&field.ty, inner, path, found);
+                                path.pop();
+                            }
+                        }
+                    }
+                    for key in object.keys() {
+                        if !fields.iter().any(|f| &f.name == key) {
+                            let names = fields.iter().map(|f| f.name.as_str());
+                            let hint = did_you_mean(None, &suggestion_list(key, names));
+                            mine.push(found.len());
+                            found.push((
+                                path.concat(),
+                                Value::Null,
+                                format!("Field \"{key}\" is not defined by type \"{name}\".{hint}"),
+                            ));
+                        }
+                    }
+                    for i in mine {
+                        if let Some(error) = found.get_mut(i) {
+                            error.1 = value.clone();
+                        }
+                    }
+                    return;
+                }
+                if let Some(values) = enum_values(reg, name) {
+                    let message = match &*value {
+                        Value::String(s) if values.contains(s) => return,
+                        Value::String(s) => format!(
+                            "Value \"{s}\" does not exist in \"{name}\" enum.{}",
+                            enum_hint(values, s)
+                        ),
+                        other => {
+                            let text = inspect(other, 0);
+                            format!(
+                                "Enum \"{name}\" cannot represent non-string value: {text}.{}",
+                                enum_hint(values, &text)
+                            )
+                        }
+                    };
+                    report(found, path, value, message);
+                    return;
+                }
+                if let Some(members) = self.view.zone_input_members(name) {
+                    // The plugin's `parseData`: an item names any component by `__typename`.
+                    let typename = value.get("__typename").and_then(Value::as_str);
+                    if !typename.is_some_and(|t| self.view.is_component_name(t)) {
+                        let message = format!(
+                            "Expected type \"{name}\". Component not found. expected one of: {}",
+                            members.join(", ")
+                        );
+                        report(found, path, value, message);
+                    }
+                    return;
+                }
+                let text = inspect(value, 0);
+                let message = match (name.as_str(), &*value) {
+                    ("Int", Value::Number(n))
+                        if n.as_i64().is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0) =>
+                    {
+                        match whole_i32(n) {
+                            Some(i) => {
+                                *value = Value::from(i);
+                                return;
+                            }
+                            None => {
+                                format!(
+                                    "Int cannot represent non 32-bit signed integer value: {text}"
+                                )
+                            }
+                        }
+                    }
+                    ("Int", _) => format!("Int cannot represent non-integer value: {text}"),
+                    ("Float", Value::Number(_)) => return,
+                    ("Float", _) => format!("Float cannot represent non numeric value: {text}"),
+                    ("String", Value::String(_)) => return,
+                    ("String", _) => format!("String cannot represent a non string value: {text}"),
+                    ("Boolean", Value::Bool(_)) => return,
+                    ("Boolean", _) => {
+                        format!("Boolean cannot represent a non boolean value: {text}")
+                    }
+                    ("ID", Value::String(_)) => return,
+                    ("ID", Value::Number(n)) if n.as_i64().is_some() => return,
+                    ("ID", _) => format!("ID cannot represent value: {text}"),
+                    (scalar, value) => match super::scalars::value_refusal(scalar, value) {
+                        Some(
+                            super::scalars::Refusal::AsIs(message)
+                            | super::scalars::Refusal::Bare(message),
+                        ) => message,
+                        Some(super::scalars::Refusal::Wrapped(message)) => {
+                            format!("Expected type \"{scalar}\". {message}")
+                        }
+                        None => return,
+                    },
                 };
                 report(found, path, value, message);
-                return;
             }
-            let text = inspect(value, 0);
-            let message = match (name.as_str(), value) {
-                ("Int", Value::Number(n))
-                    if n.as_i64().is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0) =>
-                {
-                    match n.as_i64() {
-                        Some(i) if i32::try_from(i).is_ok() => return,
-                        _ => {
-                            format!("Int cannot represent non 32-bit signed integer value: {text}")
-                        }
-                    }
-                }
-                ("Int", _) => format!("Int cannot represent non-integer value: {text}"),
-                ("Float", Value::Number(_)) => return,
-                ("Float", _) => format!("Float cannot represent non numeric value: {text}"),
-                ("String", Value::String(_)) => return,
-                ("String", _) => format!("String cannot represent a non string value: {text}"),
-                ("Boolean", Value::Bool(_)) => return,
-                ("Boolean", _) => format!("Boolean cannot represent a non boolean value: {text}"),
-                ("ID", Value::String(_)) => return,
-                ("ID", Value::Number(n)) if n.as_i64().is_some() => return,
-                ("ID", _) => format!("ID cannot represent value: {text}"),
-                (scalar, value) => match super::scalars::value_refusal(scalar, value) {
-                    Some(
-                        super::scalars::Refusal::AsIs(message)
-                        | super::scalars::Refusal::Bare(message),
-                    ) => message,
-                    Some(super::scalars::Refusal::Wrapped(message)) => {
-                        format!("Expected type \"{scalar}\". {message}")
-                    }
-                    None => return,
-                },
-            };
-            report(found, path, value, message);
         }
     }
+}
+
+/// A number graphql-js's `Int` takes: a whole number within 32 bits, written as an
+/// integer or as a float.
+fn whole_i32(n: &serde_json::Number) -> Option<i32> {
+    if let Some(i) = n.as_i64() {
+        return i32::try_from(i).ok();
+    }
+    let f = n.as_f64()?;
+    // `-0.0` is 0; the bounds are exact in an f64.
+    (f.fract() == 0.0 && f >= f64::from(i32::MIN) && f <= f64::from(i32::MAX)).then_some(f as i32)
 }
 
 fn report(
@@ -871,6 +930,22 @@ fn inspect(value: &Value, depth: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_int_is_any_whole_number_within_32_bits() {
+        let n = |v: Value| match v {
+            Value::Number(n) => whole_i32(&n),
+            _ => None,
+        };
+        assert_eq!(n(json!(7)), Some(7));
+        assert_eq!(n(json!(7.0)), Some(7));
+        assert_eq!(n(json!(-0.0)), Some(0));
+        assert_eq!(n(json!(2147483647.0)), Some(i32::MAX));
+        assert_eq!(n(json!(-2147483648.0)), Some(i32::MIN));
+        assert_eq!(n(json!(2147483648.0)), None);
+        assert_eq!(n(json!(2147483648_i64)), None);
+        assert_eq!(n(json!(7.5)), None);
+    }
 
     #[test]
     fn suggestions_are_graphql_js_ones() {

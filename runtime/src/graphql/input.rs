@@ -143,8 +143,12 @@ impl Convert<'_> {
                         .join(", "),
                 });
             };
-            item.remove("__typename");
+            // `{ __component, ...omit(['__typename'], value) }`: the component first, as
+            // the plugin's `parseData` builds the item. Where `__component` stands among
+            // the keys matters to the write path (Strapi's order of work and of checks).
+            let rest = std::mem::take(item);
             item.insert("__component".into(), Value::String(component.uid.clone()));
+            item.extend(rest.into_iter().filter(|(k, _)| k != "__typename"));
             self.object(component, item, false)?;
         }
         Ok(())

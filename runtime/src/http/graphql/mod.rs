@@ -471,15 +471,21 @@ async fn run_query(
         Err(e) => return ApiError::Internal(e.clone()).into_response(),
     };
     // graphql-js coerces the variables before it executes (Apollo: 400 BAD_USER_INPUT).
-    let variables = serde_json::to_value(&request.variables).unwrap_or(Value::Null);
+    let mut variables = serde_json::to_value(&request.variables).unwrap_or(Value::Null);
+    let given = variables.clone();
     let bad_variables = graphql::graphql_js::variable_errors(
         &gql.registry,
+        &gql.view,
         doc,
         request.operation_name.as_deref(),
-        &variables,
+        &mut variables,
     );
     if !bad_variables.is_empty() {
         return before_auth(errors_response(StatusCode::BAD_REQUEST, bad_variables));
+    }
+    // As graphql-js coerced them (a whole float given for an `Int` is the integer).
+    if variables != given {
+        request.variables = async_graphql::Variables::from_json(variables.clone());
     }
     // A literal that the plugin's scalars refuse (a zone item's, a date's) fails
     // validation; async-graphql's takes any value for a custom scalar, and misses an

@@ -133,7 +133,8 @@ pub(super) fn from_write_error(e: WriteError) -> ReadError {
     if let WriteError::Plain(message) = e {
         return ReadError::unrecognised(message);
     }
-    let (status, body) = ApiError::Write(e).parts();
+    // As REST answers it (`ApiError::from`): a value the column refuses is the caller's.
+    let (status, body) = ApiError::from(e).parts();
     if status.is_server_error() {
         return internal(&body);
     }
