@@ -633,11 +633,16 @@ pub fn variable_errors(
     doc: &ExecutableDocument,
     operation_name: Option<&str>,
     variables: &mut Value,
-) -> Vec<Value> {
+) -> Coercion {
     let Some(op) = super::document::selected_operation(doc, operation_name) else {
-        return Vec::new();
+        return Coercion::default();
     };
     let mut errors = Vec::new();
+    let types = InputTypes {
+        reg,
+        view,
+        changed: std::cell::Cell::new(false),
+    };
     for definition in &op.variable_definitions {
         let name = definition.node.name.node.as_str();
         let ty = parsed_type(&definition.node.var_type.node);
@@ -663,7 +668,6 @@ pub fn variable_errors(
             (None | Some(Value::Null), _) => {}
             (Some(value), _) => {
                 let mut found = Vec::new();
-                let types = InputTypes { reg, view };
                 types.coerce(&ty, value, &mut Vec::new(), &mut found);
                 for (path, invalid, message) in found {
                     let at = if path.is_empty() {
@@ -679,7 +683,19 @@ pub fn variable_errors(
             }
         }
     }
-    errors
+    Coercion {
+        errors,
+        changed: types.changed.get(),
+    }
+}
+
+/// What coercing the variables found ([`variable_errors`]).
+#[derive(Debug, Default)]
+pub struct Coercion {
+    /// graphql-js's errors, as Apollo answers them.
+    pub errors: Vec<Value>,
+    /// Whether a value was changed to what graphql-js coerces it to.
+    pub changed: bool,
 }
 
 /// What a variable's value is coerced against: the schema's types, and the content model
@@ -687,6 +703,8 @@ pub fn variable_errors(
 struct InputTypes<'a> {
     reg: &'a Registry,
     view: &'a super::view::View,
+    /// Set when a value is replaced by its coercion.
+    changed: std::cell::Cell<bool>,
 }
 
 impl InputTypes<'_> {
@@ -822,7 +840,10 @@ impl InputTypes<'_> {
                     {
                         match whole_i32(n) {
                             Some(i) => {
-                                *value = Value::from(i);
+                                if value.as_i64().is_none() {
+                                    *value = Value::from(i);
+                                    self.changed.set(true);
+                                }
                                 return;
                             }
                             None => {

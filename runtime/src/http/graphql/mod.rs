@@ -472,19 +472,18 @@ async fn run_query(
     };
     // graphql-js coerces the variables before it executes (Apollo: 400 BAD_USER_INPUT).
     let mut variables = serde_json::to_value(&request.variables).unwrap_or(Value::Null);
-    let given = variables.clone();
-    let bad_variables = graphql::graphql_js::variable_errors(
+    let coerced = graphql::graphql_js::variable_errors(
         &gql.registry,
         &gql.view,
         doc,
         request.operation_name.as_deref(),
         &mut variables,
     );
-    if !bad_variables.is_empty() {
-        return before_auth(errors_response(StatusCode::BAD_REQUEST, bad_variables));
+    if !coerced.errors.is_empty() {
+        return before_auth(errors_response(StatusCode::BAD_REQUEST, coerced.errors));
     }
     // As graphql-js coerced them (a whole float given for an `Int` is the integer).
-    if variables != given {
+    if coerced.changed {
         request.variables = async_graphql::Variables::from_json(variables.clone());
     }
     // A literal that the plugin's scalars refuse (a zone item's, a date's) fails
