@@ -53,6 +53,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import fuzz_reads as fr  # noqa: E402
+import gen_sequences as gs  # noqa: E402
 import gql_model_gen as gql  # noqa: E402
 import record_writes as rw  # noqa: E402
 
@@ -477,24 +478,24 @@ class GraphqlDualWriter(DualWriter):
                 for k, v in item.items()}
 
     def literal(self, v, type_name):
-        """`v` as a GraphQL literal of the named input type `type_name` (None: a scalar's
-        inside, where every string is quoted)."""
+        """`v` as a GraphQL literal of the named input type `type_name` (tools/gen_sequences.py's
+        `gql_value`, with the strings that stand where the input type has an enum written bare)."""
+        return gs.gql_value(self.enums_marked(v, type_name))
+
+    def enums_marked(self, v, type_name):
+        """`v` with each string that stands where its input type has an enum (and is a GraphQL
+        name) made a `GqlEnum`; `type_name` None: a scalar's inside, where every string stays."""
         t = self.s.types.get(type_name) if type_name else None
-        if v is None:
-            return "null"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, (int, float)):
-            return json.dumps(v)
         if isinstance(v, str):
-            if t and t["kind"] == "ENUM" and self.NAME.match(v) and v not in ("true", "false", "null"):
-                return v
-            return json.dumps(v, ensure_ascii=False)
+            enum = t and t["kind"] == "ENUM" and self.NAME.match(v) and v not in ("true", "false", "null")
+            return gs.GqlEnum(v) if enum else v
         if isinstance(v, list):
-            return "[" + ", ".join(self.literal(x, type_name) for x in v) + "]"
-        fields = ({f["name"]: gql.named(f["type"])[0] for f in t["inputFields"]}
-                  if t and t["kind"] == "INPUT_OBJECT" else {})
-        return "{" + ", ".join(f"{k}: {self.literal(x, fields.get(k))}" for k, x in v.items()) + "}"
+            return [self.enums_marked(x, type_name) for x in v]
+        if isinstance(v, dict):
+            fields = ({f["name"]: gql.named(f["type"])[0] for f in t["inputFields"]}
+                      if t and t["kind"] == "INPUT_OBJECT" else {})
+            return {k: self.enums_marked(x, fields.get(k)) for k, x in v.items()}
+        return v
 
     # ------------------------------------------------------------------ answers
 
